@@ -1,0 +1,48 @@
+//! Parsing and formatting, ours against the `bson` crate in the same run.
+//!
+//! `cargo bench -p oid-core --bench hex`
+
+#![allow(missing_docs)] // criterion_group! generates undocumented items
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+
+const HEX: &str = "507f1f77bcf86cd799439011";
+
+fn parse(c: &mut Criterion) {
+    let mut g = c.benchmark_group("parse");
+    g.bench_function("oid_core::ObjectId::parse_str", |b| {
+        b.iter(|| oid_core::ObjectId::parse_str(black_box(HEX)))
+    });
+    g.bench_function("bson::oid::ObjectId::parse_str", |b| {
+        b.iter(|| bson::oid::ObjectId::parse_str(black_box(HEX)))
+    });
+    g.finish();
+}
+
+fn encode(c: &mut Criterion) {
+    let ours = oid_core::ObjectId::parse_str(HEX).unwrap_or_default();
+    let theirs = bson::oid::ObjectId::from_bytes(ours.bytes());
+    let mut g = c.benchmark_group("encode");
+    g.bench_function("oid_core::ObjectId::to_hex (stack)", |b| {
+        b.iter(|| black_box(black_box(&ours).to_hex()))
+    });
+    g.bench_function("oid_core::ObjectId::encode_hex (&str)", |b| {
+        let mut buf = [0u8; 24];
+        b.iter(|| black_box(black_box(&ours).encode_hex(&mut buf).len()))
+    });
+    g.bench_function("oid_core::ObjectId::to_string", |b| {
+        b.iter(|| black_box(black_box(&ours).to_string()))
+    });
+    g.bench_function("bson::oid::ObjectId::to_hex", |b| {
+        b.iter(|| black_box(black_box(&theirs).to_hex()))
+    });
+    g.bench_function("bson::oid::ObjectId::to_string", |b| {
+        b.iter(|| black_box(black_box(&theirs).to_string()))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, parse, encode);
+criterion_main!(benches);

@@ -1,0 +1,268 @@
+//! Formatting into stack buffers: no allocation anywhere.
+
+use core::fmt;
+
+use crate::ObjectId;
+
+const LOWER: &[u8; 16] = b"0123456789abcdef";
+const UPPER: &[u8; 16] = b"0123456789ABCDEF";
+
+#[inline]
+const fn encode(bytes: &[u8; 12], digits: &[u8; 16]) -> [u8; 24] {
+    let mut out = [0u8; 24];
+    let mut i = 0;
+    while i < 12 {
+        out[2 * i] = digits[(bytes[i] >> 4) as usize];
+        out[2 * i + 1] = digits[(bytes[i] & 0x0f) as usize];
+        i += 1;
+    }
+    out
+}
+
+/// Views an encoded buffer as `&str`. The buffer only ever holds ASCII hex digits, so the
+/// check cannot fail; the fallback keeps this path free of panics all the same.
+#[inline]
+const fn as_str(buf: &[u8; 24]) -> &str {
+    match core::str::from_utf8(buf) {
+        Ok(s) => s,
+        Err(_) => "",
+    }
+}
+
+/// An ObjectId's 24-character hex form, held on the stack.
+///
+/// Returned by [`ObjectId::to_hex`] and [`ObjectId::to_hex_upper`]. It dereferences to
+/// [`str`], implements [`Display`](fmt::Display), and compares equal to string slices.
+///
+/// # Examples
+///
+/// ```
+/// use oid_core::oid;
+/// let hex = oid!("507F1F77BCF86CD799439011").to_hex();
+/// assert_eq!(hex, "507f1f77bcf86cd799439011");
+/// assert_eq!(hex.len(), 24);
+/// assert!(hex.starts_with("507f"));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Hex([u8; 24]);
+
+impl Hex {
+    /// The length of the hex form: 24.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(oid_core::Hex::LENGTH, 24);
+    /// ```
+    pub const LENGTH: usize = 24;
+
+    /// The hex form as a string slice.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::ObjectId;
+    /// assert_eq!(ObjectId::MIN.to_hex().as_str(), "000000000000000000000000");
+    /// ```
+    #[inline]
+    pub const fn as_str(&self) -> &str {
+        as_str(&self.0)
+    }
+
+    /// The hex form as ASCII bytes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::ObjectId;
+    /// assert_eq!(ObjectId::MAX.to_hex().as_bytes(), b"ffffffffffffffffffffffff");
+    /// ```
+    #[inline]
+    pub const fn as_bytes(&self) -> &[u8; 24] {
+        &self.0
+    }
+}
+
+impl core::ops::Deref for Hex {
+    type Target = str;
+    #[inline]
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Hex {
+    #[inline]
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Display for Hex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl fmt::Debug for Hex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq<str> for Hex {
+    fn eq(&self, other: &str) -> bool {
+        self.0.as_slice() == other.as_bytes()
+    }
+}
+
+impl PartialEq<&str> for Hex {
+    fn eq(&self, other: &&str) -> bool {
+        self.0.as_slice() == other.as_bytes()
+    }
+}
+
+impl PartialEq<Hex> for str {
+    fn eq(&self, other: &Hex) -> bool {
+        other == self
+    }
+}
+
+impl PartialEq<Hex> for &str {
+    fn eq(&self, other: &Hex) -> bool {
+        other == *self
+    }
+}
+
+impl ObjectId {
+    /// Writes the lowercase hex form into `buf` and returns it as a `&str`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::oid;
+    /// let mut buf = [0u8; 24];
+    /// let s = oid!("507F1F77BCF86CD799439011").encode_hex(&mut buf);
+    /// assert_eq!(s, "507f1f77bcf86cd799439011");
+    /// ```
+    #[inline]
+    pub const fn encode_hex<'b>(&self, buf: &'b mut [u8; 24]) -> &'b str {
+        *buf = encode(self.as_bytes(), LOWER);
+        as_str(buf)
+    }
+
+    /// Writes the uppercase hex form into `buf` and returns it as a `&str`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::oid;
+    /// let mut buf = [0u8; 24];
+    /// let s = oid!("507f1f77bcf86cd799439011").encode_hex_upper(&mut buf);
+    /// assert_eq!(s, "507F1F77BCF86CD799439011");
+    /// ```
+    #[inline]
+    pub const fn encode_hex_upper<'b>(&self, buf: &'b mut [u8; 24]) -> &'b str {
+        *buf = encode(self.as_bytes(), UPPER);
+        as_str(buf)
+    }
+
+    /// The lowercase hex form, on the stack (no allocation).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::ObjectId;
+    /// let id = ObjectId::from_parts(1_700_000_000, [0x3f, 0x2a, 0x91, 0xc8, 0xd4], 12345);
+    /// assert_eq!(id.to_hex(), "6553f1003f2a91c8d4003039");
+    /// let s: &str = &id.to_hex();
+    /// assert_eq!(s.len(), 24);
+    /// ```
+    #[inline]
+    pub const fn to_hex(&self) -> Hex {
+        Hex(encode(self.as_bytes(), LOWER))
+    }
+
+    /// The uppercase hex form, on the stack (no allocation).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::oid;
+    /// assert_eq!(oid!("507f1f77bcf86cd799439011").to_hex_upper(), "507F1F77BCF86CD799439011");
+    /// ```
+    #[inline]
+    pub const fn to_hex_upper(&self) -> Hex {
+        Hex(encode(self.as_bytes(), UPPER))
+    }
+}
+
+/// Lowercase hex, e.g. `507f1f77bcf86cd799439011`. Width, fill and alignment are honoured.
+///
+/// # Examples
+///
+/// ```
+/// use oid_core::oid;
+/// let id = oid!("507f1f77bcf86cd799439011");
+/// assert_eq!(format!("{id}"), "507f1f77bcf86cd799439011");
+/// assert_eq!(format!("[{id:>26}]"), "[  507f1f77bcf86cd799439011]");
+/// ```
+impl fmt::Display for ObjectId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.to_hex().as_str())
+    }
+}
+
+/// `{:x}`: lowercase hex (`{:#x}` adds a `0x` prefix).
+///
+/// # Examples
+///
+/// ```
+/// use oid_core::oid;
+/// let id = oid!("507F1F77BCF86CD799439011");
+/// assert_eq!(format!("{id:x}"), "507f1f77bcf86cd799439011");
+/// assert_eq!(format!("{id:#x}"), "0x507f1f77bcf86cd799439011");
+/// ```
+impl fmt::LowerHex for ObjectId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if f.alternate() {
+            f.write_str("0x")?;
+        }
+        f.write_str(self.to_hex().as_str())
+    }
+}
+
+/// `{:X}`: uppercase hex (`{:#X}` adds a `0x` prefix).
+///
+/// # Examples
+///
+/// ```
+/// use oid_core::oid;
+/// let id = oid!("507f1f77bcf86cd799439011");
+/// assert_eq!(format!("{id:X}"), "507F1F77BCF86CD799439011");
+/// ```
+impl fmt::UpperHex for ObjectId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if f.alternate() {
+            f.write_str("0x")?;
+        }
+        f.write_str(self.to_hex_upper().as_str())
+    }
+}
+
+/// `ObjectId("507f1f77bcf86cd799439011")`, as mongosh prints it.
+///
+/// # Examples
+///
+/// ```
+/// use oid_core::oid;
+/// let id = oid!("507f1f77bcf86cd799439011");
+/// assert_eq!(format!("{id:?}"), r#"ObjectId("507f1f77bcf86cd799439011")"#);
+/// ```
+impl fmt::Debug for ObjectId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ObjectId(\"")?;
+        f.write_str(self.to_hex().as_str())?;
+        f.write_str("\")")
+    }
+}

@@ -1,0 +1,366 @@
+//! Serde support (feature `serde`).
+//!
+//! * Human-readable formats (JSON, YAML, TOML, …) get the lowercase hex string.
+//! * Binary formats (bincode, postcard, CBOR, …) get exactly 12 bytes.
+//! * Deserializing accepts a hex string of any case, 12 bytes (or a sequence of 12 byte values),
+//!   and the extended-JSON map `{"$oid": "<hex>"}` — which is also how the `bson` crate presents a
+//!   BSON ObjectId element. A non-string `$oid`, extra keys and wrong lengths are rejected with a
+//!   clear message. Nothing on these paths allocates.
+//!
+//! # Examples
+//!
+//! ```
+//! use oid_core::{oid, ObjectId};
+//!
+//! let id = oid!("507f1f77bcf86cd799439011");
+//! assert_eq!(serde_json::to_string(&id)?, r#""507f1f77bcf86cd799439011""#);
+//! assert_eq!(serde_json::from_str::<ObjectId>(r#""507F1F77BCF86CD799439011""#)?, id);
+//! assert_eq!(serde_json::from_str::<ObjectId>(r#"{"$oid": "507f1f77bcf86cd799439011"}"#)?, id);
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+
+use core::fmt;
+
+use ::serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use ::serde::ser::{SerializeMap, Serializer};
+use ::serde::{Deserialize, Serialize};
+
+use crate::ObjectId;
+
+impl Serialize for ObjectId {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if serializer.is_human_readable() {
+            serializer.serialize_str(self.to_hex().as_str())
+        } else {
+            serializer.serialize_bytes(self.as_bytes())
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ObjectId {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        if deserializer.is_human_readable() {
+            deserializer.deserialize_any(IdVisitor)
+        } else {
+            deserializer.deserialize_bytes(IdVisitor)
+        }
+    }
+}
+
+struct IdVisitor;
+
+impl<'de> Visitor<'de> for IdVisitor {
+    type Value = ObjectId;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "an ObjectId: 24 hex characters, 12 bytes, or {\"$oid\": \"<24 hex characters>\"}",
+        )
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<ObjectId, E> {
+        ObjectId::parse_str(v).map_err(E::custom)
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<ObjectId, E> {
+        ObjectId::try_from(v).map_err(E::custom)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ObjectId, A::Error> {
+        let mut bytes = [0u8; 12];
+        for (i, b) in bytes.iter_mut().enumerate() {
+            *b = seq
+                .next_element()?
+                .ok_or_else(|| de::Error::custom(LenMsg(i)))?;
+        }
+        let mut extra = 0usize;
+        while seq.next_element::<de::IgnoredAny>()?.is_some() {
+            extra += 1;
+        }
+        if extra > 0 {
+            return Err(de::Error::custom(LenMsg(12 + extra)));
+        }
+        Ok(ObjectId::from_bytes(bytes))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ObjectId, A::Error> {
+        let id = match map.next_key_seed(OidKey)? {
+            Some(()) => map.next_value_seed(HexSeed)?,
+            None => {
+                return Err(de::Error::custom(
+                    "expected a map with the single key \"$oid\", found an empty map",
+                ));
+            }
+        };
+        if map.next_key::<de::IgnoredAny>()?.is_some() {
+            return Err(de::Error::custom("unexpected extra key beside \"$oid\""));
+        }
+        Ok(id)
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<ObjectId, D::Error> {
+        ObjectId::deserialize(d)
+    }
+}
+
+struct LenMsg(usize);
+
+impl fmt::Display for LenMsg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid length: expected 12 bytes, found {}", self.0)
+    }
+}
+
+/// Accepts exactly the key `$oid`, without allocating.
+struct OidKey;
+
+impl<'de> DeserializeSeed<'de> for OidKey {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for OidKey {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the key \"$oid\"")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        if v == "$oid" {
+            Ok(())
+        } else {
+            Err(E::custom(format_args!(
+                "unexpected key {v:?}: expected \"$oid\""
+            )))
+        }
+    }
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<(), E> {
+        if v == b"$oid" {
+            Ok(())
+        } else {
+            Err(E::custom("unexpected key: expected \"$oid\""))
+        }
+    }
+}
+
+/// The value of `$oid`: a hex string only.
+struct HexSeed;
+
+impl<'de> DeserializeSeed<'de> for HexSeed {
+    type Value = ObjectId;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<ObjectId, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for HexSeed {
+    type Value = ObjectId;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string of 24 hex characters as the value of \"$oid\"")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<ObjectId, E> {
+        ObjectId::parse_str(v).map_err(E::custom)
+    }
+}
+
+/// Extended JSON for `#[serde(with = "oid_core::serde::extended_json")]`: writes
+/// `{"$oid": "<hex>"}` in every format, and reads everything the plain impl reads.
+///
+/// # Examples
+///
+/// ```
+/// use oid_core::{oid, ObjectId};
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Serialize, Deserialize, PartialEq, Debug)]
+/// struct Doc {
+///     #[serde(rename = "_id", with = "oid_core::serde::extended_json")]
+///     id: ObjectId,
+/// }
+///
+/// let doc = Doc { id: oid!("507f1f77bcf86cd799439011") };
+/// let json = serde_json::to_string(&doc)?;
+/// assert_eq!(json, r#"{"_id":{"$oid":"507f1f77bcf86cd799439011"}}"#);
+/// assert_eq!(serde_json::from_str::<Doc>(&json)?, doc);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub mod extended_json {
+    use super::*;
+
+    /// Serializes `id` as `{"$oid": "<lowercase hex>"}`.
+    ///
+    /// # Errors
+    ///
+    /// Whatever the serializer reports.
+    pub fn serialize<S: Serializer>(id: &ObjectId, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry("$oid", id.to_hex().as_str())?;
+        map.end()
+    }
+
+    /// Deserializes `{"$oid": "<hex>"}`, a hex string, or 12 bytes.
+    ///
+    /// # Errors
+    ///
+    /// A message naming what was wrong: a bad hex string, a non-string `$oid`, extra keys, or
+    /// a wrong length.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<ObjectId, D::Error> {
+        ObjectId::deserialize(deserializer)
+    }
+
+    /// The same for `Option<ObjectId>`: `None` is written as the format's null.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::ObjectId;
+    /// use serde::{Deserialize, Serialize};
+    ///
+    /// #[derive(Serialize, Deserialize)]
+    /// struct Doc {
+    ///     #[serde(with = "oid_core::serde::extended_json::option")]
+    ///     parent: Option<ObjectId>,
+    /// }
+    /// assert_eq!(serde_json::to_string(&Doc { parent: None })?, r#"{"parent":null}"#);
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub mod option {
+        use super::*;
+
+        /// Serializes `Some(id)` as `{"$oid": …}` and `None` as null.
+        ///
+        /// # Errors
+        ///
+        /// Whatever the serializer reports.
+        pub fn serialize<S: Serializer>(
+            id: &Option<ObjectId>,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            struct Ext<'a>(&'a ObjectId);
+            impl Serialize for Ext<'_> {
+                fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                    super::serialize(self.0, s)
+                }
+            }
+            match id {
+                Some(id) => serializer.serialize_some(&Ext(id)),
+                None => serializer.serialize_none(),
+            }
+        }
+
+        /// Deserializes null as `None`, anything the plain impl accepts as `Some`.
+        ///
+        /// # Errors
+        ///
+        /// As [`extended_json::deserialize`](super::deserialize).
+        pub fn deserialize<'de, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Option<ObjectId>, D::Error> {
+            Option::<ObjectId>::deserialize(deserializer)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::string::ToString;
+
+    const ID: ObjectId = crate::oid!("507f1f77bcf86cd799439011");
+
+    #[test]
+    fn json_is_lowercase_string() {
+        assert_eq!(
+            serde_json::to_string(&ID).ok().as_deref(),
+            Some("\"507f1f77bcf86cd799439011\"")
+        );
+    }
+
+    #[test]
+    fn json_accepts_string_any_case_and_oid_map() {
+        for input in [
+            r#""507f1f77bcf86cd799439011""#,
+            r#""507F1F77BCF86CD799439011""#,
+            r#"{"$oid":"507f1f77bcf86cd799439011"}"#,
+            r#"{ "$oid" : "507F1F77bcf86cd799439011" }"#,
+            r#"{"\u0024oid":"507f1f77bcf86cd799439011"}"#,
+            "[80,127,31,119,188,248,108,215,153,67,144,17]",
+        ] {
+            assert_eq!(
+                serde_json::from_str::<ObjectId>(input).ok(),
+                Some(ID),
+                "{input}"
+            );
+        }
+    }
+
+    #[test]
+    fn json_rejections_have_clear_messages() {
+        let cases = [
+            (
+                r#""abc""#,
+                "invalid length: expected 24 hex characters, found 3",
+            ),
+            (
+                r#""507f1f77bcf86cd79943901g""#,
+                "invalid character 'g' at index 23",
+            ),
+            (
+                r#"{"$oid": 5}"#,
+                "a string of 24 hex characters as the value of \"$oid\"",
+            ),
+            (
+                r#"{"$oid":"507f1f77bcf86cd799439011","x":1}"#,
+                "unexpected extra key beside \"$oid\"",
+            ),
+            (
+                r#"{"oid":"507f1f77bcf86cd799439011"}"#,
+                "unexpected key \"oid\": expected \"$oid\"",
+            ),
+            (r#"{}"#, "found an empty map"),
+            ("[1,2,3]", "invalid length: expected 12 bytes, found 3"),
+            (
+                "[1,2,3,4,5,6,7,8,9,10,11,12,13]",
+                "invalid length: expected 12 bytes, found 13",
+            ),
+            ("[1,2,3,4,5,6,7,8,9,10,11,300]", "invalid value"),
+            ("12", "an ObjectId: 24 hex characters"),
+            ("null", "an ObjectId"),
+            ("\"507f1f77bcf86cd79943901", "EOF"),
+        ];
+        for (input, needle) in cases {
+            let err = serde_json::from_str::<ObjectId>(input)
+                .err()
+                .map(|e| e.to_string());
+            let err = err.unwrap_or_default();
+            assert!(
+                err.contains(needle),
+                "input {input}: got {err:?}, expected it to contain {needle:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn binary_formats_get_12_bytes() {
+        let bytes = postcard::to_allocvec(&ID).unwrap_or_default();
+        assert_eq!(bytes.len(), 13); // one length byte + 12 bytes
+        assert_eq!(&bytes[1..], ID.as_bytes());
+        assert_eq!(postcard::from_bytes::<ObjectId>(&bytes).ok(), Some(ID));
+        // 11 bytes is rejected.
+        let short = [11u8, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+        let err = postcard::from_bytes::<ObjectId>(&short)
+            .err()
+            .map(|e| e.to_string());
+        assert!(err.is_some());
+
+        let mut cbor = std::vec::Vec::new();
+        assert!(ciborium::into_writer(&ID, &mut cbor).is_ok());
+        assert_eq!(cbor.len(), 13); // major type 2, length 12, then the bytes
+        assert_eq!(cbor[0], 0x4c);
+        assert_eq!(
+            ciborium::from_reader::<ObjectId, _>(&cbor[..]).ok(),
+            Some(ID)
+        );
+    }
+}
