@@ -83,8 +83,8 @@ impl Clock for FixedClock {
 
 /// A clock set by hand, shareable between threads: for tests that move time.
 ///
-/// Available where 64-bit atomics are (most targets, or any target with the `portable-atomic`
-/// feature).
+/// Available where the target has native 64-bit atomics (most hosts; not the 32-bit thumb
+/// targets, where `portable-atomic` offers no 64-bit atomic without its lock-based `fallback`).
 ///
 /// # Examples
 ///
@@ -98,21 +98,21 @@ impl Clock for FixedClock {
 /// clock.unset();
 /// assert_eq!(clock.unix_seconds(), None);
 /// ```
-#[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
+#[cfg(target_has_atomic = "64")]
 pub struct ManualClock {
     // u64::MAX means "unset"; a set time of u64::MAX is stored as u64::MAX - 1... never happens
     // in practice, see `set`.
-    secs: atomic::AtomicU64,
+    secs: core::sync::atomic::AtomicU64,
 }
 
-#[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
+#[cfg(target_has_atomic = "64")]
 impl ManualClock {
     const UNSET: u64 = u64::MAX;
 
     /// A clock that does not know the time until [`set`](Self::set).
     pub const fn new() -> ManualClock {
         ManualClock {
-            secs: atomic::AtomicU64::new(Self::UNSET),
+            secs: core::sync::atomic::AtomicU64::new(Self::UNSET),
         }
     }
 
@@ -126,7 +126,7 @@ impl ManualClock {
     /// ```
     pub const fn at(secs: u64) -> ManualClock {
         ManualClock {
-            secs: atomic::AtomicU64::new(Self::clamp(secs)),
+            secs: core::sync::atomic::AtomicU64::new(Self::clamp(secs)),
         }
     }
 
@@ -141,41 +141,42 @@ impl ManualClock {
     /// Sets the time (`u64::MAX` is taken as `u64::MAX - 1`).
     pub fn set(&self, secs: u64) {
         self.secs
-            .store(Self::clamp(secs), atomic::Ordering::Relaxed);
+            .store(Self::clamp(secs), core::sync::atomic::Ordering::Relaxed);
     }
 
     /// Moves a set clock forward by `secs` (saturating); an unset clock stays unset.
     pub fn advance(&self, secs: u64) {
-        let _ = self
-            .secs
-            .fetch_update(atomic::Ordering::Relaxed, atomic::Ordering::Relaxed, |s| {
-                (s != Self::UNSET).then(|| Self::clamp(s.saturating_add(secs)))
-            });
+        let _ = self.secs.fetch_update(
+            core::sync::atomic::Ordering::Relaxed,
+            core::sync::atomic::Ordering::Relaxed,
+            |s| (s != Self::UNSET).then(|| Self::clamp(s.saturating_add(secs))),
+        );
     }
 
     /// Forgets the time: the clock answers `None` again.
     pub fn unset(&self) {
-        self.secs.store(Self::UNSET, atomic::Ordering::Relaxed);
+        self.secs
+            .store(Self::UNSET, core::sync::atomic::Ordering::Relaxed);
     }
 }
 
-#[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
+#[cfg(target_has_atomic = "64")]
 impl Default for ManualClock {
     fn default() -> Self {
         Self::new()
     }
 }
 
-#[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
+#[cfg(target_has_atomic = "64")]
 impl Clock for ManualClock {
     #[inline]
     fn unix_seconds(&self) -> Option<u64> {
-        let s = self.secs.load(atomic::Ordering::Relaxed);
+        let s = self.secs.load(core::sync::atomic::Ordering::Relaxed);
         (s != Self::UNSET).then_some(s)
     }
 }
 
-#[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
+#[cfg(target_has_atomic = "64")]
 impl fmt::Debug for ManualClock {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("ManualClock")
