@@ -73,7 +73,10 @@ impl ParseError {
     /// Used by the [`oid!`](crate::oid) macro: fails compilation with a message.
     #[doc(hidden)]
     #[track_caller]
-    #[allow(clippy::panic, reason = "only reached in const evaluation of `oid!`, where it is a compile error")]
+    #[allow(
+        clippy::panic,
+        reason = "only reached in const evaluation of `oid!`, where it is a compile error"
+    )]
     pub const fn panic_const(self) -> ! {
         match self.0 {
             ParseErrorKind::Length(_) => {
