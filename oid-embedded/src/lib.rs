@@ -1,5 +1,20 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
-pub use oid_core::ObjectId;
+#[cfg(test)]
+extern crate std;
+
+mod clock;
+mod entropy;
+mod error;
+mod generator;
+mod siphash;
+
+pub use crate::clock::{SyncedClock, TickSource};
+pub use crate::entropy::{DeviceIdEntropy, HardwareRng};
+pub use crate::error::Error;
+pub use crate::generator::SharedGenerator;
+pub use oid_core::{Clock, Entropy, EntropyError, GenerateError, Generator, Hex, ObjectId};

@@ -1,0 +1,2 @@
+//! DS3231 example (being written).
+fn main() {}
