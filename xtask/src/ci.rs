@@ -129,6 +129,7 @@ pub(crate) fn ci() -> Result {
             .env("RUSTDOCFLAGS", "-D warnings"))
     });
     nostd_steps(&mut r);
+    r.step("web page: wasm + chromium", crate::web::build_and_test);
     r.finish()
 }
 

@@ -3,9 +3,12 @@
 //! ```text
 //! cargo xtask ci          # the whole CI: fmt, clippy, tests, docs, no_std builds, ...
 //! cargo xtask nostd       # oid-core alone for the thumb targets, every feature combination
+//! cargo xtask web         # the browser page (oid-web as wasm) into target/web/
+//! cargo xtask web-test    # the page, then its end-to-end test in headless Chromium
 //! ```
 
 mod ci;
+mod web;
 
 use std::process::ExitCode;
 
@@ -15,8 +18,11 @@ usage: cargo xtask <command>
 commands:
   ci       fmt check, clippy -D warnings, tests (all features and no default features),
            rustdoc -D warnings, and oid-core built alone for thumbv6m/thumbv7em in every
-           feature combination; reports every failure, not just the first
+           feature combination, then web-test; reports every failure, not just the first
   nostd    only the thumb no_std builds of oid-core
+  web      build the browser page (oid-web for wasm32, opt-level z + LTO) into target/web/
+           and report the .wasm size
+  web-test web, then the page's end-to-end test in headless Chromium (oid-web/e2e)
 ";
 
 fn main() -> ExitCode {
@@ -28,6 +34,8 @@ fn main() -> ExitCode {
     let result = match cmd.as_str() {
         "ci" => ci::ci(),
         "nostd" => ci::nostd_only(),
+        "web" => web::web(),
+        "web-test" => web::web_test(),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             return ExitCode::SUCCESS;

@@ -1,0 +1,349 @@
+// End-to-end test of the oid-web page: serves target/web from 127.0.0.1, drives the system
+// Chromium with playwright-core, and checks what a person would see. Run by `cargo xtask web-test`
+// (which builds the page first); screenshots go to target/web/e2e/.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, readFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const siteDir = path.resolve(process.env.OID_WEB_DIR ?? path.join(here, '..', '..', 'target', 'web'));
+const artifacts = path.join(siteDir, 'e2e');
+const executablePath = process.env.OID_WEB_CHROMIUM ?? '/usr/bin/chromium';
+const FLAGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm' };
+const HEX_ID = /^[0-9a-f]{24}$/;
+
+/** A static file server for `siteDir` on 127.0.0.1 that records every path asked for. */
+function serve() {
+  const requests = [];
+  const server = http.createServer(async (req, res) => {
+    const { pathname } = new URL(req.url, 'http://127.0.0.1');
+    requests.push(pathname);
+    const file = path.join(siteDir, pathname === '/' ? 'index.html' : decodeURIComponent(pathname));
+    if (!file.startsWith(siteDir + path.sep) || req.method !== 'GET') {
+      res.writeHead(404).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      resolve({ server, requests, origin: `http://127.0.0.1:${server.address().port}` });
+    });
+  });
+}
+
+/** The fields of a hex id, decoded here independently of the page. */
+function parts(id) {
+  return {
+    timestamp: parseInt(id.slice(0, 8), 16),
+    random: id.slice(8, 18),
+    counter: parseInt(id.slice(18, 24), 16),
+  };
+}
+
+/** Checks a batch the way the issue asks: shape, uniqueness, one random value and time, consecutive counters. */
+function assertBatch(ids, count) {
+  assert.equal(ids.length, count);
+  for (const id of ids) assert.match(id, HEX_ID);
+  assert.equal(new Set(ids).size, count, 'ids are unique');
+  const first = parts(ids[0]);
+  ids.forEach((id, i) => {
+    const p = parts(id);
+    assert.equal(p.random, first.random, `id ${i} shares the random value`);
+    assert.equal(p.timestamp, first.timestamp, `id ${i} shares the timestamp`);
+    assert.equal(p.counter, (first.counter + i) % 0x1000000, `id ${i} has the next counter`);
+  });
+  return first;
+}
+
+describe('oid-web page in headless Chromium', () => {
+  let site;
+  let browser;
+  let context;
+  let page;
+  const problems = [];
+  const external = [];
+
+  /** A page of `ctx` that records script errors and any request that would leave 127.0.0.1. */
+  async function open(ctx) {
+    const p = await ctx.newPage();
+    p.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    p.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+    await p.goto(site.origin + '/');
+    await p.waitForSelector('html[data-ready="true"]', { timeout: 15_000 });
+    return p;
+  }
+
+  async function newContext(options) {
+    const ctx = await browser.newContext({ locale: 'en-US', timezoneId: 'Asia/Kolkata', ...options });
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.origin });
+    await ctx.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(site.origin + '/')) return route.continue();
+      external.push(url);
+      return route.abort();
+    });
+    return ctx;
+  }
+
+  const generated = async (p = page) => (await p.locator('#ids').inputValue()).split('\n');
+
+  before(async () => {
+    await mkdir(artifacts, { recursive: true });
+    site = await serve();
+    browser = await chromium.launch({ executablePath, headless: true, args: FLAGS, timeout: 30_000 });
+    context = await newContext({ viewport: { width: 1000, height: 900 } });
+    page = await open(context);
+  });
+
+  after(async () => {
+    await browser?.close();
+    site?.server.close();
+  });
+
+  test('loads from the static server alone, with no errors', async () => {
+    assert.equal(await page.locator('#load-status').isHidden(), true);
+    assert.deepEqual(new Set(site.requests), new Set(['/', '/oid-web.js', '/oid_web.wasm']));
+    assert.equal(await page.locator('meta[name="viewport"]').getAttribute('content'),
+      'width=device-width, initial-scale=1');
+  });
+
+  test('generates 100 ids that share time and random value, with consecutive counters', async () => {
+    await page.getByLabel('How many ids').fill('100');
+    const before = Math.floor(Date.now() / 1000);
+    await page.getByRole('button', { name: 'Generate' }).click();
+    const after = Math.floor(Date.now() / 1000);
+    const ids = await generated();
+    const first = assertBatch(ids, 100);
+    assert.ok(first.timestamp >= before && first.timestamp <= after, 'the time is now');
+    const status = await page.locator('#generate-status').textContent();
+    assert.match(status, new RegExp(`^Generated 100 ids at .*random value ${first.random}, counter 0x`));
+
+    // The next click goes on from the same generator: same random value, next counter.
+    await page.getByLabel('How many ids').fill('3');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    const next = assertBatch(await generated(), 3);
+    assert.equal(next.random, first.random);
+    assert.equal(next.counter, (first.counter + 100) % 0x1000000);
+  });
+
+  test('copy all puts the ids on the clipboard', async () => {
+    await page.getByLabel('How many ids').fill('100');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('button', { name: 'Copy all' }).click();
+    await page.waitForFunction(() => document.getElementById('generate-status').textContent.startsWith('Copied'));
+    assert.equal(await page.locator('#generate-status').textContent(), 'Copied 100 ids to the clipboard.');
+    const clipboard = await page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(clipboard, await page.locator('#ids').inputValue());
+  });
+
+  test('a batch larger than the wasm buffer is one batch; the box shows the first 10,000', async () => {
+    await page.getByLabel('How many ids').fill('20000');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    assert.match(await page.locator('#generate-status').textContent(),
+      /^Generated 20,000 ids .* The box shows the first 10,000; Copy all copies every one\.$/);
+    const shown = await generated();
+    assertBatch(shown, 10000);
+    await page.getByRole('button', { name: 'Copy all' }).click();
+    await page.waitForFunction(() => document.getElementById('generate-status').textContent.startsWith('Copied'));
+    assert.equal(await page.locator('#generate-status').textContent(), 'Copied 20,000 ids to the clipboard.');
+    const copied = (await page.evaluate(() => navigator.clipboard.readText())).split('\n');
+    assertBatch(copied, 20000);
+    assert.deepEqual(copied.slice(0, 10000), shown);
+  });
+
+  test('copy all still works where the Clipboard API is refused', async () => {
+    const p = await context.newPage();
+    await p.addInitScript(() => {
+      window.refusals = 0;
+      navigator.clipboard.writeText = () => {
+        window.refusals += 1;
+        return Promise.reject(new DOMException('refused', 'NotAllowedError'));
+      };
+    });
+    await p.goto(site.origin + '/');
+    await p.waitForSelector('html[data-ready="true"]');
+    await p.getByRole('button', { name: 'Copy all' }).click();
+    assert.equal(await p.locator('#generate-status').textContent(), 'nothing to copy yet: generate some ids first');
+    await p.getByLabel('How many ids').fill('7');
+    await p.getByRole('button', { name: 'Generate' }).click();
+    await p.getByRole('button', { name: 'Copy all' }).click();
+    await p.waitForFunction(() => document.getElementById('generate-status').textContent.startsWith('Copied'));
+    assert.equal(await p.evaluate(() => window.refusals), 1, 'the Clipboard API was tried and refused');
+    assert.equal(await p.evaluate(() => navigator.clipboard.readText()), await p.locator('#ids').inputValue());
+    assertBatch(await generated(p), 7);
+    await p.close();
+  });
+
+  test('a count that is not a whole number from 1 to 1,000,000 is refused', async () => {
+    const before = await page.locator('#ids').inputValue();
+    for (const bad of ['0', '-3', '2.5', '1000001', '']) {
+      await page.getByLabel('How many ids').fill(bad);
+      await page.getByRole('button', { name: 'Generate' }).click();
+      assert.equal(await page.locator('#generate-status').textContent(),
+        'enter a whole number of ids from 1 to 1,000,000', `count ${JSON.stringify(bad)}`);
+      assert.equal(await page.locator('#ids').inputValue(), before, 'the ids are left alone');
+    }
+  });
+
+  test('inspects 507f1f77bcf86cd799439011', async () => {
+    await page.getByLabel('ObjectId (24 hex characters)').fill('  507F1F77BCF86CD799439011 ');
+    await page.getByRole('button', { name: 'Inspect' }).click();
+    const field = (name) => page.locator(`#inspect-result [data-field="${name}"]`).textContent();
+    assert.equal(await page.locator('#inspect-result').isVisible(), true);
+    assert.equal(await field('hex'), '507f1f77bcf86cd799439011');
+    assert.equal(await field('utc'), '2012-10-17T21:13:27Z');
+    // The context's time zone is Asia/Kolkata (UTC+05:30).
+    assert.match(await field('local'), /October 18, 2012.* 2:43:27\sAM GMT\+5:30/);
+    assert.equal(await field('timestamp'), '1350508407');
+    assert.equal(await field('random'), 'bcf86cd799');
+    assert.equal(await field('counter'), '4427793 (0x439011)');
+    assert.equal(await field('legacy'), 'machine id 0xbcf86c, process id 55193 (0xd799), counter 4427793');
+    assert.equal(await page.locator('#inspect-error').isHidden(), true);
+  });
+
+  test('an invalid id shows oid-core\'s error instead of a result', async () => {
+    const cases = [
+      ['507f1f77bcf86cd79943901g', "invalid character 'g' at index 23: expected a hex digit"],
+      ['abc', 'invalid length: expected 24 hex characters, found 3'],
+      ['', 'invalid length: expected 24 hex characters, found 0'],
+      ['507f1f77bcf86cd79943901é', "invalid character 'é' at index 23: expected a hex digit"],
+      ['a'.repeat(200_000), 'invalid length: expected 24 hex characters, found more than 98304 bytes'],
+    ];
+    for (const [input, message] of cases) {
+      await page.getByLabel('ObjectId (24 hex characters)').fill(input);
+      await page.getByLabel('ObjectId (24 hex characters)').press('Enter');
+      assert.equal(await page.getByRole('alert').filter({ hasText: message }).count(), 1, message);
+      assert.equal(await page.locator('#inspect-error').textContent(), message);
+      assert.equal(await page.locator('#inspect-result').isHidden(), true);
+    }
+    await page.screenshot({ path: path.join(artifacts, 'invalid.png') });
+  });
+
+  test('the range helper writes the MongoDB filter', async () => {
+    const make = async (from, to, zone) => {
+      await page.getByLabel('From').fill(from);
+      await page.getByLabel('Until (exclusive)').fill(to);
+      await page.getByLabel(zone).check();
+      await page.getByRole('button', { name: 'Make filter' }).click();
+    };
+    const json = () => page.getByLabel('Extended JSON').inputValue();
+    const shell = () => page.getByLabel('mongosh').inputValue();
+
+    await make('2012-10-17T21:13:27', '2012-10-17T21:13:28', 'UTC');
+    assert.equal(await json(),
+      '{"_id": {"$gte": {"$oid": "507f1f770000000000000000"}, "$lt": {"$oid": "507f1f780000000000000000"}}}');
+    assert.equal(await shell(),
+      '{ _id: { $gte: ObjectId("507f1f770000000000000000"), $lt: ObjectId("507f1f780000000000000000") } }');
+
+    await make('2012-10-18T02:43:27', '', 'local time');
+    assert.equal(await json(), '{"_id": {"$gte": {"$oid": "507f1f770000000000000000"}}}');
+    assert.equal(await shell(), '{ _id: { $gte: ObjectId("507f1f770000000000000000") } }');
+
+    const error = () => page.locator('#range-error').textContent();
+    await make('2012-10-17T21:13:28', '2012-10-17T21:13:27', 'UTC');
+    assert.equal(await error(), 'the start time must be before the end time');
+    assert.equal(await page.locator('#range-result').isHidden(), true);
+    await make('2000-01-01T00:00:00', '2106-02-07T06:28:16', 'UTC');
+    assert.equal(await error(),
+      'until: time out of range: expected 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z');
+    await make('', '', 'UTC');
+    assert.equal(await error(), 'enter a start time, an end time, or both');
+  });
+
+  test('screenshot of the page in use (target/web/e2e/page.png)', async () => {
+    await page.getByLabel('How many ids').fill('100');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByLabel('ObjectId (24 hex characters)').fill('507f1f77bcf86cd799439011');
+    await page.getByRole('button', { name: 'Inspect' }).click();
+    await page.getByLabel('From').fill('2012-10-17T21:13:27');
+    await page.getByLabel('Until (exclusive)').fill('2012-10-17T21:13:28');
+    await page.getByRole('button', { name: 'Make filter' }).click();
+    for (const shown of ['#ids', '#inspect-result', '#range-result']) {
+      assert.equal(await page.locator(shown).isVisible(), true, shown);
+    }
+    await page.screenshot({ path: path.join(artifacts, 'page.png'), fullPage: true });
+  });
+
+  test('is usable by keyboard alone, with a label on every field', async () => {
+    const p = await open(context);
+    const unlabelled = await p.$$eval('input, textarea', (els) => els
+      .filter((el) => el.labels.length === 0).map((el) => el.outerHTML));
+    assert.deepEqual(unlabelled, []);
+
+    // Tab through the page and note where the focus lands.
+    const order = [];
+    for (let i = 0; i < 40; i++) {
+      await p.keyboard.press('Tab');
+      const id = await p.evaluate(() => {
+        const el = document.activeElement;
+        return el.id || `${el.name}=${el.value}`;
+      });
+      if (order.at(-1) !== id) order.push(id);
+      if (id === 'range') break;
+    }
+    assert.deepEqual(order, ['count', 'generate', 'copy', 'ids', 'inspect-input', 'inspect',
+      'range-from', 'range-to', 'zone=utc', 'range']);
+
+    // Generate and inspect with keys only.
+    await p.locator('#count').focus();
+    await p.keyboard.press('ControlOrMeta+A');
+    await p.keyboard.type('5');
+    await p.keyboard.press('Enter');
+    assertBatch(await generated(p), 5);
+    await p.locator('#inspect-input').focus();
+    await p.keyboard.type('507f1f77bcf86cd799439011');
+    await p.keyboard.press('Enter');
+    assert.equal(await p.locator('[data-field="utc"]').textContent(), '2012-10-17T21:13:27Z');
+    await p.close();
+  });
+
+  test('is readable on a phone: no sideways scrolling', async () => {
+    const phone = await newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const p = await open(phone);
+    await p.getByLabel('How many ids').fill('100');
+    await p.getByRole('button', { name: 'Generate' }).click();
+    assertBatch(await generated(p), 100);
+    await p.getByLabel('ObjectId (24 hex characters)').fill('507f1f77bcf86cd799439011');
+    await p.getByRole('button', { name: 'Inspect' }).click();
+    await p.getByLabel('From').fill('2012-10-17T21:13:27');
+    await p.getByRole('button', { name: 'Make filter' }).click();
+    const { scrollWidth, innerWidth } = await p.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth,
+    }));
+    assert.ok(scrollWidth <= innerWidth, `page is ${scrollWidth}px wide in a ${innerWidth}px viewport`);
+    await p.screenshot({ path: path.join(artifacts, 'phone.png'), fullPage: true });
+    await phone.close();
+  });
+
+  test('opened from a file, it says how to serve it instead of failing silently', async () => {
+    const files = await browser.newContext(); // no route: nothing goes over the network here
+    const p = await files.newPage();
+    await p.goto(pathToFileURL(path.join(siteDir, 'index.html')).href);
+    await p.waitForFunction(() => !document.getElementById('load-status').hidden);
+    assert.match(await p.getByRole('alert').first().textContent(),
+      /^could not load oid_web\.wasm \(.*\): a page opened from a file may not fetch its \.wasm, so serve the folder/);
+    assert.equal(await p.getByRole('button', { name: 'Generate' }).isDisabled(), true);
+    await files.close();
+  });
+
+  test('made no request beyond the local server and logged no error', () => {
+    assert.deepEqual(external, []);
+    assert.deepEqual(problems, []);
+  });
+});

@@ -1,0 +1,352 @@
+//! What the page asks of `oid-core`, as plain functions over byte slices: the exports in
+//! `exports.rs` copy between the shared buffer and these, so everything here is tested on the
+//! host without touching the shared statics.
+
+use core::fmt::{self, Write as _};
+
+use oid_core::{
+    Clock, Entropy, EntropyError, GenerateError, Generator, ManualClock, ObjectId, ParseError,
+};
+
+/// Bytes of one id in the generator's output: its 24 hex characters, no separator.
+pub(crate) const HEX_LEN: usize = 24;
+
+/// Layout of the record `oid_inspect` writes (all integers little-endian `u32`).
+pub(crate) mod record {
+    /// The canonical lowercase hex form, 24 ASCII bytes.
+    pub(crate) const HEX: usize = 0;
+    /// Seconds since the Unix epoch.
+    pub(crate) const TIMESTAMP: usize = 24;
+    /// The 24-bit counter.
+    pub(crate) const COUNTER: usize = 28;
+    /// Legacy reading: the 3-byte machine id.
+    pub(crate) const MACHINE: usize = 32;
+    /// Legacy reading: the 2-byte process id.
+    pub(crate) const PROCESS_ID: usize = 36;
+    /// The 5 bytes of the random value.
+    pub(crate) const RANDOM: usize = 40;
+    /// Total length.
+    pub(crate) const LEN: usize = 45;
+}
+
+/// Everything the page can be told went wrong; the message is what the page shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Error {
+    /// `oid_generate` before `oid_seed`.
+    NotSeeded,
+    /// A second `oid_seed`: the random value is chosen once per page load.
+    AlreadySeeded,
+    /// The seed could not be read.
+    Entropy(EntropyError),
+    /// The generator could not make ids (no clock reading).
+    Generate(GenerateError),
+    /// The inspected text is not an ObjectId: oid-core's own message.
+    Parse(ParseError),
+    /// The inspected bytes are not UTF-8 (the page always sends UTF-8).
+    NotUtf8,
+    /// The inspected text is longer than the shared buffer (this many bytes).
+    TooLong(usize),
+    /// A range bound outside what the 4-byte timestamp can hold.
+    TimeOutOfRange,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::NotSeeded => f.write_str("generator not seeded: call oid_seed first"),
+            Error::AlreadySeeded => {
+                f.write_str("generator already seeded: the random value is chosen once")
+            }
+            Error::Entropy(e) => e.fmt(f),
+            Error::Generate(e) => e.fmt(f),
+            Error::Parse(e) => e.fmt(f),
+            Error::NotUtf8 => f.write_str("input is not valid utf-8"),
+            Error::TooLong(max) => write!(
+                f,
+                "invalid length: expected 24 hex characters, found more than {max} bytes"
+            ),
+            Error::TimeOutOfRange => f.write_str(
+                "time out of range: expected 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z",
+            ),
+        }
+    }
+}
+
+/// Writes `message` to the start of `out` (cut short if it does not fit) and returns its length.
+pub(crate) fn write_message(out: &mut [u8], message: &impl fmt::Display) -> usize {
+    struct Cursor<'a> {
+        out: &'a mut [u8],
+        len: usize,
+    }
+    impl fmt::Write for Cursor<'_> {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            let room = self.out.len() - self.len;
+            let n = s.len().min(room);
+            self.out[self.len..self.len + n].copy_from_slice(&s.as_bytes()[..n]);
+            self.len += n;
+            if n == s.len() {
+                Ok(())
+            } else {
+                Err(fmt::Error)
+            }
+        }
+    }
+    let mut cursor = Cursor { out, len: 0 };
+    // A message cut short is still the best the page can show.
+    let _ = write!(cursor, "{message}");
+    cursor.len
+}
+
+/// The 8 seed bytes the page draws from `crypto.getRandomValues`, handed out as an [`Entropy`]
+/// source: the generator takes 5 for the random value and 3 for the counter's start.
+pub(crate) struct Seed(pub(crate) [u8; 8]);
+
+impl Seed {
+    /// The seed from two 32-bit words, as JavaScript's `Uint32Array` delivers them.
+    pub(crate) const fn from_words(a: u32, b: u32) -> Seed {
+        let a = a.to_be_bytes();
+        let b = b.to_be_bytes();
+        Seed([a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]])
+    }
+}
+
+impl Entropy for Seed {
+    fn fill(&mut self, dest: &mut [u8]) -> Result<(), EntropyError> {
+        let src = self
+            .0
+            .get(..dest.len())
+            .ok_or(EntropyError::new("the page's seed has only 8 bytes"))?;
+        dest.copy_from_slice(src);
+        Ok(())
+    }
+}
+
+/// Sets the clock from the seconds the page read from `Date.now()`; anything that is not a
+/// time on or after the epoch (NaN, negative, infinite) leaves the clock without a time.
+pub(crate) fn set_clock(clock: &ManualClock, secs: f64) {
+    if secs.is_finite() && secs >= 0.0 {
+        clock.set(secs as u64); // truncates the fraction; saturates far beyond 2106 (then wraps like the field)
+    } else {
+        clock.unset();
+    }
+}
+
+/// Most ids one call can make: what fits in `out`, at most `count`, at most [`BATCH`].
+const fn batch_len(count: u32, out_len: usize) -> usize {
+    let fits = out_len / HEX_LEN;
+    let n = if (count as usize) < fits {
+        count as usize
+    } else {
+        fits
+    };
+    if n < BATCH { n } else { BATCH }
+}
+
+/// Ids made per call at most (the ids are built on the stack, 12 bytes each).
+pub(crate) const BATCH: usize = 4096;
+
+/// Makes up to `count` ids with one clock reading and one counter reservation
+/// ([`Generator::try_fill`]) and writes their hex forms back to back into `out`. Returns how
+/// many it wrote: fewer than `count` when `out` or [`BATCH`] is smaller, in which case the
+/// page calls again for the rest (with the same clock reading, so a click's ids share it).
+pub(crate) fn generate<C: Clock>(
+    generator: &Generator<C>,
+    count: u32,
+    out: &mut [u8],
+) -> Result<usize, Error> {
+    let n = batch_len(count, out.len());
+    let mut ids = [ObjectId::MIN; BATCH];
+    let ids = &mut ids[..n];
+    generator.try_fill(ids).map_err(Error::Generate)?;
+    for (id, slot) in ids.iter().zip(out.chunks_exact_mut(HEX_LEN)) {
+        slot.copy_from_slice(id.to_hex().as_bytes());
+    }
+    Ok(n)
+}
+
+/// Parses `input` with [`ObjectId::parse_str`] and writes the decoded fields into `out` in the
+/// [`record`] layout.
+pub(crate) fn inspect(input: &[u8], out: &mut [u8; record::LEN]) -> Result<(), Error> {
+    let text = core::str::from_utf8(input).map_err(|_| Error::NotUtf8)?;
+    let id = ObjectId::parse_str(text).map_err(Error::Parse)?;
+    let parts = id.to_parts();
+    let legacy = id.to_legacy_parts();
+    out[record::HEX..record::HEX + HEX_LEN].copy_from_slice(id.to_hex().as_bytes());
+    for (at, value) in [
+        (record::TIMESTAMP, parts.timestamp),
+        (record::COUNTER, parts.counter),
+        (record::MACHINE, legacy.machine),
+        (record::PROCESS_ID, u32::from(legacy.process_id)),
+    ] {
+        out[at..at + 4].copy_from_slice(&value.to_le_bytes());
+    }
+    out[record::RANDOM..record::RANDOM + 5].copy_from_slice(&parts.random);
+    Ok(())
+}
+
+/// The smallest id created at `secs` ([`ObjectId::min_for_timestamp`]): the bound of a
+/// `$gte` / `$lt` range filter. The fraction of a second is dropped.
+pub(crate) fn time_bound(secs: f64) -> Result<ObjectId, Error> {
+    if (0.0..4_294_967_296.0).contains(&secs) {
+        Ok(ObjectId::min_for_timestamp(secs as u32))
+    } else {
+        Err(Error::TimeOutOfRange)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oid_core::FixedClock;
+    use std::string::{String, ToString};
+    use std::vec;
+
+    const RANDOM: [u8; 5] = [0x3f, 0x2a, 0x91, 0xc8, 0xd4];
+
+    fn message(e: &Error) -> String {
+        let mut buf = [0u8; 200];
+        let n = write_message(&mut buf, e);
+        String::from_utf8(buf[..n].to_vec()).unwrap()
+    }
+
+    #[test]
+    fn generate_worked_example_back_to_back() {
+        let g = Generator::from_seed(FixedClock::at(1_700_000_000), RANDOM, 12345);
+        let mut out = [0u8; 100];
+        assert_eq!(generate(&g, 2, &mut out), Ok(2));
+        assert_eq!(
+            &out[..48],
+            b"6553f1003f2a91c8d40030396553f1003f2a91c8d400303a"
+        );
+        assert!(
+            out[48..].iter().all(|&b| b == 0),
+            "nothing written past the ids"
+        );
+        // The next call continues the counter.
+        assert_eq!(generate(&g, 1, &mut out), Ok(1));
+        assert_eq!(&out[..24], b"6553f1003f2a91c8d400303b");
+    }
+
+    #[test]
+    fn generate_stops_at_the_buffer_and_the_batch_and_continues() {
+        let g = Generator::from_seed(FixedClock::at(1), RANDOM, 0xfffffe);
+        let mut out = [0u8; 24 * 3 + 23];
+        assert_eq!(generate(&g, 10, &mut out), Ok(3));
+        let counters: vec::Vec<&[u8]> = out[..72].chunks(24).map(|c| &c[18..]).collect();
+        assert_eq!(counters, [&b"fffffe"[..], b"ffffff", b"000000"]);
+        let mut big = vec![0u8; 24 * (BATCH + 10)];
+        assert_eq!(generate(&g, u32::MAX, &mut big), Ok(BATCH));
+        assert_eq!(
+            &big[18..24],
+            b"000001",
+            "the counter goes on from the last call"
+        );
+        assert_eq!(generate(&g, 0, &mut big), Ok(0));
+    }
+
+    #[test]
+    fn generate_without_a_time_is_an_error_and_uses_no_counter() {
+        let clock = ManualClock::new();
+        let g = Generator::from_seed(&clock, RANDOM, 7);
+        let mut out = [0u8; 48];
+        let err = generate(&g, 1, &mut out).unwrap_err();
+        assert_eq!(message(&err), "clock time not available");
+        set_clock(&clock, 1_700_000_000.9);
+        assert_eq!(generate(&g, 1, &mut out), Ok(1));
+        assert_eq!(&out[..24], b"6553f1003f2a91c8d4000007");
+    }
+
+    #[test]
+    fn set_clock_accepts_only_times_after_the_epoch() {
+        let clock = ManualClock::new();
+        for bad in [f64::NAN, -1.0, -0.5, f64::INFINITY, f64::NEG_INFINITY] {
+            set_clock(&clock, 5.0);
+            set_clock(&clock, bad);
+            assert_eq!(clock.unix_seconds(), None, "{bad}");
+        }
+        set_clock(&clock, 0.0);
+        assert_eq!(clock.unix_seconds(), Some(0));
+        set_clock(&clock, 4_294_967_296.0);
+        assert_eq!(
+            clock.unix_seconds(),
+            Some(1 << 32),
+            "the generator wraps it, as the field does"
+        );
+    }
+
+    #[test]
+    fn seed_fills_random_value_then_counter() {
+        let g = Generator::from_seed(FixedClock::at(0), [0; 5], 0);
+        g.reseed_from(&mut Seed::from_words(0x3f2a_91c8, 0xd400_3039))
+            .unwrap();
+        let p = g.next().to_parts();
+        assert_eq!((p.random, p.counter), (RANDOM, 0x003039));
+        let mut nine = [0u8; 9];
+        let err = Seed([1; 8]).fill(&mut nine).unwrap_err();
+        assert_eq!(
+            message(&Error::Entropy(err)),
+            "entropy source failed: the page's seed has only 8 bytes"
+        );
+    }
+
+    #[test]
+    fn inspect_the_documented_example() {
+        let mut out = [0u8; record::LEN];
+        inspect(b"507F1F77BCF86CD799439011", &mut out).unwrap();
+        let word = |at: usize| u32::from_le_bytes(out[at..at + 4].try_into().unwrap());
+        assert_eq!(&out[..24], b"507f1f77bcf86cd799439011");
+        assert_eq!(word(record::TIMESTAMP), 1_350_508_407);
+        assert_eq!(word(record::COUNTER), 0x439011);
+        assert_eq!(word(record::MACHINE), 0xbcf86c);
+        assert_eq!(word(record::PROCESS_ID), 0xd799);
+        assert_eq!(out[record::RANDOM..], [0xbc, 0xf8, 0x6c, 0xd7, 0x99]);
+    }
+
+    #[test]
+    fn inspect_errors_are_oid_core_messages() {
+        let mut out = [0u8; record::LEN];
+        for input in [
+            "",
+            "abc",
+            "507f1f77bcf86cd79943901g",
+            "507f1f77bcf86cd79943901é",
+            " 507f1f77bcf86cd799439011",
+        ] {
+            let err = inspect(input.as_bytes(), &mut out).unwrap_err();
+            let expected = ObjectId::parse_str(input).unwrap_err().to_string();
+            assert_eq!(message(&err), expected, "{input:?}");
+        }
+        assert_eq!(
+            message(&inspect(b"50\xff", &mut out).unwrap_err()),
+            "input is not valid utf-8"
+        );
+        assert_eq!(out, [0; record::LEN], "nothing written on error");
+    }
+
+    #[test]
+    fn time_bounds_cover_exactly_the_timestamp_field() {
+        assert_eq!(time_bound(0.0), Ok(ObjectId::MIN));
+        assert_eq!(
+            time_bound(1_350_508_407.999).map(|id| id.to_hex().to_string()),
+            Ok("507f1f770000000000000000".to_string())
+        );
+        assert_eq!(
+            time_bound(4_294_967_295.0),
+            Ok(ObjectId::min_for_timestamp(u32::MAX))
+        );
+        for bad in [4_294_967_296.0, -1.0, f64::NAN, f64::INFINITY] {
+            let err = time_bound(bad).unwrap_err();
+            assert_eq!(
+                message(&err),
+                "time out of range: expected 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z"
+            );
+        }
+    }
+
+    #[test]
+    fn messages_are_cut_to_the_buffer() {
+        let mut small = [0u8; 9];
+        assert_eq!(write_message(&mut small, &Error::NotUtf8), 9);
+        assert_eq!(&small, b"input is ");
+    }
+}

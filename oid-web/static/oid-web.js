@@ -1,0 +1,257 @@
+// The page's script: loads oid_web.wasm (oid-core compiled for wasm32-unknown-unknown) and wires
+// the three tools to its exports. Every id is made, parsed and decoded by the wasm; this script
+// only moves text in and out of its shared buffer and formats dates for people.
+'use strict';
+
+(() => {
+  const HEX_LEN = 24;
+  /** The most ids one click makes (the counter allows 2^24 per second; a browser tab holds this easily). */
+  const MAX_COUNT = 1_000_000;
+  /** The most ids the box shows: a textarea with many more lines takes seconds to lay out. */
+  const PREVIEW = 10_000;
+  // The record oid_inspect writes (see oid-web/src/exports.rs).
+  const RECORD = { hex: 0, timestamp: 24, counter: 28, machine: 32, processId: 36, random: 40 };
+
+  const $ = (id) => document.getElementById(id);
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  const scriptUrl = document.currentScript.src;
+
+  /** An error the wasm reported: its message is shown as is. */
+  class OidError extends Error {}
+
+  /** Calls into the wasm and reads its shared buffer. */
+  class Oid {
+    constructor(exports) {
+      this.x = exports;
+    }
+
+    buffer() {
+      // A fresh view each time: views die if the memory ever grows.
+      return new Uint8Array(this.x.memory.buffer, this.x.oid_buffer(), this.x.oid_buffer_len());
+    }
+
+    /** The result of an export: a count, or an error whose message is in the buffer. */
+    check(ret) {
+      if (ret < 0) throw new OidError(decoder.decode(this.buffer().subarray(0, -ret)));
+      return ret;
+    }
+
+    seed() {
+      const [a, b] = crypto.getRandomValues(new Uint32Array(2));
+      this.check(this.x.oid_seed(a, b));
+    }
+
+    /** `count` ids from one reading of the clock, in batches as large as the buffer holds. */
+    generate(count) {
+      const secs = Math.floor(Date.now() / 1000);
+      const ids = [];
+      while (ids.length < count) {
+        const n = this.check(this.x.oid_generate(secs, count - ids.length));
+        if (n === 0) throw new OidError('the generator made no ids');
+        const text = decoder.decode(this.buffer().subarray(0, n * HEX_LEN));
+        for (let i = 0; i < n; i++) ids.push(text.slice(i * HEX_LEN, (i + 1) * HEX_LEN));
+      }
+      return ids;
+    }
+
+    /** The fields of an id, decoded by oid-core; throws oid-core's message for bad input. */
+    inspect(text) {
+      const bytes = encoder.encode(text);
+      const buffer = this.buffer();
+      buffer.set(bytes.subarray(0, buffer.length));
+      this.check(this.x.oid_inspect(bytes.length));
+      const record = this.buffer();
+      const view = new DataView(record.buffer, record.byteOffset);
+      const word = (at) => view.getUint32(at, true);
+      return {
+        hex: decoder.decode(record.subarray(RECORD.hex, RECORD.hex + HEX_LEN)),
+        timestamp: word(RECORD.timestamp),
+        counter: word(RECORD.counter),
+        machine: word(RECORD.machine),
+        processId: word(RECORD.processId),
+        random: hex(record.subarray(RECORD.random, RECORD.random + 5)),
+      };
+    }
+
+    /** The hex form of the smallest id created at `secs`. */
+    timeBound(secs) {
+      const n = this.check(this.x.oid_time_bound(secs));
+      return decoder.decode(this.buffer().subarray(0, n));
+    }
+  }
+
+  const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  const hexNumber = (n, digits) => '0x' + n.toString(16).padStart(digits, '0');
+  const utc = (secs) => new Date(secs * 1000).toISOString().replace('.000Z', 'Z');
+  const local = (secs) => new Date(secs * 1000).toLocaleString(undefined, {
+    dateStyle: 'full', timeStyle: 'long',
+  });
+
+  function show(element, text) {
+    element.textContent = text;
+    element.hidden = !text;
+  }
+
+  /** Copies `text`: the Clipboard API where the page may use it (https, localhost), else a copy event. */
+  async function copy(text) {
+    try {
+      await navigator.clipboard.writeText(text);
+      return true;
+    } catch {
+      const onCopy = (event) => {
+        event.clipboardData.setData('text/plain', text);
+        event.preventDefault();
+      };
+      document.addEventListener('copy', onCopy);
+      try {
+        return document.execCommand('copy');
+      } finally {
+        document.removeEventListener('copy', onCopy);
+      }
+    }
+  }
+
+  function wireGenerate(oid) {
+    const count = $('count');
+    const ids = $('ids');
+    const status = $('generate-status');
+    let all = []; // the last click's ids, all of them (the box may show fewer)
+    $('generate-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      status.classList.remove('error');
+      const n = Number(count.value);
+      if (count.value.trim() === '' || !Number.isInteger(n) || n < 1 || n > MAX_COUNT) {
+        status.classList.add('error');
+        status.textContent = `enter a whole number of ids from 1 to ${MAX_COUNT.toLocaleString('en')}`;
+        count.focus();
+        return;
+      }
+      try {
+        all = oid.generate(n);
+        ids.value = (n > PREVIEW ? all.slice(0, PREVIEW) : all).join('\n');
+        const first = oid.inspect(all[0]);
+        const last = oid.inspect(all[all.length - 1]);
+        status.textContent = `Generated ${n.toLocaleString('en')} ${n === 1 ? 'id' : 'ids'} at ${utc(first.timestamp)}, `
+          + `random value ${first.random}, counter ${hexNumber(first.counter, 6)}`
+          + (n > 1 ? ` to ${hexNumber(last.counter, 6)}.` : '.')
+          + (n > PREVIEW ? ` The box shows the first ${PREVIEW.toLocaleString('en')}; Copy all copies every one.` : '');
+      } catch (e) {
+        status.classList.add('error');
+        status.textContent = e.message;
+      }
+    });
+    $('copy').addEventListener('click', async () => {
+      status.classList.remove('error');
+      if (all.length === 0) {
+        status.textContent = 'nothing to copy yet: generate some ids first';
+        return;
+      }
+      const n = all.length;
+      status.textContent = (await copy(all.join('\n')))
+        ? `Copied ${n.toLocaleString('en')} ${n === 1 ? 'id' : 'ids'} to the clipboard.`
+        : 'could not copy: select the ids in the box and copy them by hand';
+    });
+  }
+
+  function wireInspect(oid) {
+    const input = $('inspect-input');
+    const error = $('inspect-error');
+    const result = $('inspect-result');
+    const field = (name) => result.querySelector(`[data-field="${name}"]`);
+    $('inspect-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      try {
+        const id = oid.inspect(input.value.trim());
+        field('hex').textContent = id.hex;
+        field('utc').textContent = utc(id.timestamp);
+        field('local').textContent = local(id.timestamp);
+        field('timestamp').textContent = String(id.timestamp);
+        field('random').textContent = id.random;
+        field('counter').textContent = `${id.counter} (${hexNumber(id.counter, 6)})`;
+        field('legacy').textContent = `machine id ${hexNumber(id.machine, 6)}, process id ${id.processId} `
+          + `(${hexNumber(id.processId, 4)}), counter ${id.counter}`;
+        show(error, '');
+        result.hidden = false;
+      } catch (e) {
+        result.hidden = true;
+        show(error, e.message);
+      }
+    });
+  }
+
+  /** Seconds since the epoch for a datetime-local value read in UTC or local time; null if empty. */
+  function seconds(value, zone, name) {
+    if (!value) return null;
+    const ms = zone === 'utc' ? Date.parse(value + 'Z') : new Date(value).getTime();
+    if (Number.isNaN(ms)) throw new OidError(`${name}: not a date and time`);
+    return Math.floor(ms / 1000);
+  }
+
+  function wireRange(oid) {
+    const error = $('range-error');
+    const result = $('range-result');
+    $('range-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      try {
+        const zone = new FormData(event.target).get('zone');
+        const from = seconds($('range-from').value, zone, 'from');
+        const to = seconds($('range-to').value, zone, 'until');
+        if (from === null && to === null) throw new OidError('enter a start time, an end time, or both');
+        if (from !== null && to !== null && from >= to) {
+          throw new OidError('the start time must be before the end time');
+        }
+        const json = [];
+        const shell = [];
+        for (const [op, secs, name] of [['$gte', from, 'from'], ['$lt', to, 'until']]) {
+          if (secs === null) continue;
+          let bound;
+          try {
+            bound = oid.timeBound(secs);
+          } catch (e) {
+            throw new OidError(`${name}: ${e.message}`);
+          }
+          json.push(`"${op}": {"$oid": "${bound}"}`);
+          shell.push(`${op}: ObjectId("${bound}")`);
+        }
+        $('range-json').value = `{"_id": {${json.join(', ')}}}`;
+        $('range-shell').value = `{ _id: { ${shell.join(', ')} } }`;
+        show(error, '');
+        result.hidden = false;
+      } catch (e) {
+        result.hidden = true;
+        show(error, e.message);
+      }
+    });
+  }
+
+  async function main() {
+    let exports;
+    try {
+      const response = await fetch(new URL('oid_web.wasm', scriptUrl));
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      ({ instance: { exports } } = await WebAssembly.instantiate(await response.arrayBuffer(), {}));
+    } catch (e) {
+      const hint = location.protocol === 'file:'
+        ? ': a page opened from a file may not fetch its .wasm, so serve the folder, e.g. '
+          + '`python3 -m http.server -d target/web` and open http://127.0.0.1:8000/'
+        : '';
+      show($('load-status'), `could not load oid_web.wasm (${e.message})${hint}`);
+      return;
+    }
+    const oid = new Oid(exports);
+    try {
+      oid.seed();
+    } catch (e) {
+      show($('load-status'), `could not seed the generator: ${e.message}`);
+      return;
+    }
+    wireGenerate(oid);
+    wireInspect(oid);
+    wireRange(oid);
+    for (const id of ['generate', 'copy', 'inspect', 'range']) $(id).disabled = false;
+    document.documentElement.dataset.ready = 'true';
+  }
+
+  main();
+})();
