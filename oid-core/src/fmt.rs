@@ -4,17 +4,23 @@ use core::fmt;
 
 use crate::ObjectId;
 
-const LOWER: &[u8; 16] = b"0123456789abcdef";
-const UPPER: &[u8; 16] = b"0123456789ABCDEF";
+/// `'a' - '0' - 10`: added to nibbles 10..=15 for lower-case letters.
+const LOWER: u8 = b'a' - b'0' - 10;
+/// `'A' - '0' - 10`: the same for upper case.
+const UPPER: u8 = b'A' - b'0' - 10;
 
+/// Encodes 12 bytes as 24 hex digits. Written as two simple byte loops without branches so
+/// that LLVM vectorises them (SSE2 on x86_64: about 40 instructions, no table, no unsafe).
 #[inline]
-const fn encode(bytes: &[u8; 12], digits: &[u8; 16]) -> [u8; 24] {
+fn encode(bytes: &[u8; 12], letter_offset: u8) -> [u8; 24] {
     let mut out = [0u8; 24];
-    let mut i = 0;
-    while i < 12 {
-        out[2 * i] = digits[(bytes[i] >> 4) as usize];
-        out[2 * i + 1] = digits[(bytes[i] & 0x0f) as usize];
-        i += 1;
+    for (i, b) in bytes.iter().enumerate() {
+        out[2 * i] = b >> 4;
+        out[2 * i + 1] = b & 0x0f;
+    }
+    for c in out.iter_mut() {
+        let n = *c;
+        *c = n + b'0' + if n > 9 { letter_offset } else { 0 };
     }
     out
 }
@@ -146,7 +152,7 @@ impl ObjectId {
     /// assert_eq!(s, "507f1f77bcf86cd799439011");
     /// ```
     #[inline]
-    pub const fn encode_hex<'b>(&self, buf: &'b mut [u8; 24]) -> &'b str {
+    pub fn encode_hex<'b>(&self, buf: &'b mut [u8; 24]) -> &'b str {
         *buf = encode(self.as_bytes(), LOWER);
         as_str(buf)
     }
@@ -162,7 +168,7 @@ impl ObjectId {
     /// assert_eq!(s, "507F1F77BCF86CD799439011");
     /// ```
     #[inline]
-    pub const fn encode_hex_upper<'b>(&self, buf: &'b mut [u8; 24]) -> &'b str {
+    pub fn encode_hex_upper<'b>(&self, buf: &'b mut [u8; 24]) -> &'b str {
         *buf = encode(self.as_bytes(), UPPER);
         as_str(buf)
     }
@@ -179,7 +185,7 @@ impl ObjectId {
     /// assert_eq!(s.len(), 24);
     /// ```
     #[inline]
-    pub const fn to_hex(&self) -> Hex {
+    pub fn to_hex(&self) -> Hex {
         Hex(encode(self.as_bytes(), LOWER))
     }
 
@@ -192,7 +198,7 @@ impl ObjectId {
     /// assert_eq!(oid!("507f1f77bcf86cd799439011").to_hex_upper(), "507F1F77BCF86CD799439011");
     /// ```
     #[inline]
-    pub const fn to_hex_upper(&self) -> Hex {
+    pub fn to_hex_upper(&self) -> Hex {
         Hex(encode(self.as_bytes(), UPPER))
     }
 }
@@ -264,5 +270,27 @@ impl fmt::Debug for ObjectId {
         f.write_str("ObjectId(\"")?;
         f.write_str(self.to_hex().as_str())?;
         f.write_str("\")")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_byte_value_encodes_like_core_fmt() {
+        for v in 0..=255u8 {
+            for pos in 0..12 {
+                let mut bytes = [0u8; 12];
+                bytes[pos] = v;
+                let id = ObjectId::from_bytes(bytes);
+                let expected = std::format!("{:02x}", v);
+                assert_eq!(&id.to_hex()[2 * pos..2 * pos + 2], expected);
+                assert_eq!(
+                    &id.to_hex_upper()[2 * pos..2 * pos + 2],
+                    expected.to_uppercase()
+                );
+            }
+        }
     }
 }
