@@ -1,0 +1,134 @@
+//! Errors that end a command, and how each one exits.
+
+use std::fmt;
+use std::io;
+
+use oid_core::EntropyError;
+
+use crate::when::{LAST, UnixTime};
+
+/// Something that stops a command. Invalid ids do not: they are reported one by one and only
+/// change the exit status (see [`Status`]).
+#[derive(Debug)]
+pub(crate) enum Error {
+    /// Writing standard output failed. A closed pipe (`oid new 1000000 | head -1`) is not
+    /// reported: the reader has all it wanted.
+    Write(io::Error),
+    /// Reading standard input failed.
+    Read(io::Error),
+    /// The operating system gave no random bytes to seed the generator.
+    Entropy(EntropyError),
+    /// The system clock reads a time an ObjectId cannot hold.
+    Clock,
+    /// `range FROM TO` with FROM not earlier than TO.
+    EmptyWindow { from: UnixTime, to: UnixTime },
+}
+
+impl Error {
+    /// A closed standard output: end quietly and successfully.
+    pub(crate) fn is_broken_pipe(&self) -> bool {
+        matches!(self, Error::Write(e) if e.kind() == io::ErrorKind::BrokenPipe)
+    }
+
+    /// 2 for a command line that cannot work (as clap uses for its own usage errors), 1 for
+    /// everything else.
+    pub(crate) const fn exit_code(&self) -> u8 {
+        match self {
+            Error::EmptyWindow { .. } => 2,
+            Error::Write(_) | Error::Read(_) | Error::Entropy(_) | Error::Clock => 1,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Write(e) => write!(f, "cannot write to standard output: {e}"),
+            Error::Read(e) => write!(f, "cannot read standard input: {e}"),
+            Error::Entropy(e) => write!(f, "cannot seed the generator: {e}"),
+            Error::Clock => write!(
+                f,
+                "the system clock reads a time outside 1970-01-01T00:00:00Z..={LAST}; pass --time"
+            ),
+            Error::EmptyWindow { from, to } if from == to => write!(
+                f,
+                "FROM and TO are both {from}: the window [FROM, TO) is empty"
+            ),
+            Error::EmptyWindow { from, to } => {
+                write!(f, "FROM {from} is later than TO {to}")
+            }
+        }
+    }
+}
+
+impl From<io::Error> for Error {
+    /// I/O errors inside a command come from writing its output; reads map explicitly.
+    fn from(e: io::Error) -> Self {
+        Error::Write(e)
+    }
+}
+
+/// How a command that ran to the end went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// Everything was valid.
+    Ok,
+    /// Some inputs were invalid (each one was reported).
+    Invalid,
+}
+
+impl Status {
+    pub(crate) const fn from_invalid(count: u64) -> Status {
+        if count == 0 {
+            Status::Ok
+        } else {
+            Status::Invalid
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn broken_pipe_is_quiet_other_write_errors_are_not() {
+        assert!(Error::Write(io::ErrorKind::BrokenPipe.into()).is_broken_pipe());
+        assert!(!Error::Write(io::ErrorKind::StorageFull.into()).is_broken_pipe());
+        assert!(!Error::Read(io::ErrorKind::BrokenPipe.into()).is_broken_pipe());
+    }
+
+    #[test]
+    fn messages_and_exit_codes() {
+        let same = Error::EmptyWindow {
+            from: UnixTime(0),
+            to: UnixTime(0),
+        };
+        assert_eq!(
+            same.to_string(),
+            "FROM and TO are both 1970-01-01T00:00:00Z: the window [FROM, TO) is empty"
+        );
+        assert_eq!(same.exit_code(), 2);
+        let reversed = Error::EmptyWindow {
+            from: UnixTime(1),
+            to: UnixTime(0),
+        };
+        assert_eq!(
+            reversed.to_string(),
+            "FROM 1970-01-01T00:00:01Z is later than TO 1970-01-01T00:00:00Z"
+        );
+        assert_eq!(Error::Clock.exit_code(), 1);
+        assert!(Error::Clock.to_string().contains("2106-02-07T06:28:15Z"));
+        let entropy = Error::Entropy(EntropyError::new("no rng"));
+        assert_eq!(
+            entropy.to_string(),
+            "cannot seed the generator: entropy source failed: no rng"
+        );
+    }
+
+    #[test]
+    fn status_from_count() {
+        assert_eq!(Status::from_invalid(0), Status::Ok);
+        assert_eq!(Status::from_invalid(3), Status::Invalid);
+    }
+}

@@ -1,0 +1,229 @@
+//! `oid inspect`: what an id holds.
+
+use std::fmt;
+use std::io::{BufRead, Write};
+
+use oid_core::ObjectId;
+use serde::{Serialize, Serializer};
+
+use crate::cli::InspectArgs;
+use crate::error::{Error, Status};
+use crate::input;
+use crate::when::UnixTime;
+
+/// Runs `oid inspect`: one block of text, or one JSON object per line, for each valid id;
+/// invalid ones are reported on `err`.
+pub(crate) fn run(
+    args: &InspectArgs,
+    stdin: impl BufRead,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> Result<Status, Error> {
+    let mut invalid = 0_u64;
+    let mut written = 0_u64;
+    input::for_each(&args.ids, stdin, |item| {
+        match item.id {
+            Ok(id) => {
+                let fields = Fields::of(id);
+                if args.json {
+                    serde_json::to_writer(&mut *out, &fields).map_err(std::io::Error::from)?;
+                    out.write_all(b"\n")?;
+                } else {
+                    if written > 0 {
+                        out.write_all(b"\n")?;
+                    }
+                    fields.write_text(out)?;
+                }
+                written += 1;
+            }
+            Err(reason) => {
+                invalid += 1;
+                input::report(out, err, &item, &reason)?;
+            }
+        }
+        Ok(())
+    })?;
+    Ok(Status::from_invalid(invalid))
+}
+
+/// Lowercase hex of some bytes of an id.
+#[derive(Clone, Copy)]
+struct HexBytes<'a>(&'a [u8]);
+
+impl fmt::Display for HexBytes<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
+    }
+}
+
+fn display<T: fmt::Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(value)
+}
+
+/// The fields shown for one id. The serde names are the JSON field names documented in the
+/// README: keep them stable.
+#[derive(Serialize)]
+struct Fields {
+    /// The id, 24 lowercase hex digits.
+    #[serde(serialize_with = "display")]
+    id: ObjectId,
+    /// Creation time, Unix seconds.
+    timestamp: u32,
+    /// Creation time, RFC 3339 UTC.
+    #[serde(serialize_with = "display")]
+    time: UnixTime,
+    /// The 5-byte random value, 10 hex digits.
+    #[serde(serialize_with = "display")]
+    random: Hex5,
+    /// The counter, decimal.
+    counter: u32,
+    /// The counter, 6 hex digits.
+    #[serde(serialize_with = "display")]
+    counter_hex: Hex3,
+    /// Legacy reading: the 3-byte machine id, 6 hex digits.
+    #[serde(serialize_with = "display")]
+    legacy_machine_id: Hex3,
+    /// Legacy reading: the 2-byte process id, decimal.
+    legacy_process_id: u16,
+}
+
+/// Bytes held by value so `Fields` needs no lifetime.
+#[derive(Clone, Copy)]
+struct Hex5([u8; 5]);
+#[derive(Clone, Copy)]
+struct Hex3([u8; 3]);
+
+impl fmt::Display for Hex5 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        HexBytes(&self.0).fmt(f)
+    }
+}
+
+impl fmt::Display for Hex3 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        HexBytes(&self.0).fmt(f)
+    }
+}
+
+impl Fields {
+    const fn of(id: ObjectId) -> Fields {
+        let parts = id.to_parts();
+        let legacy = id.to_legacy_parts();
+        let b = id.bytes();
+        Fields {
+            id,
+            timestamp: parts.timestamp,
+            time: UnixTime(parts.timestamp),
+            random: Hex5(parts.random),
+            counter: parts.counter,
+            counter_hex: Hex3([b[9], b[10], b[11]]),
+            legacy_machine_id: Hex3([b[4], b[5], b[6]]),
+            legacy_process_id: legacy.process_id,
+        }
+    }
+
+    fn write_text(&self, out: &mut impl Write) -> std::io::Result<()> {
+        writeln!(out, "id                 {}", self.id)?;
+        writeln!(out, "timestamp          {}", self.timestamp)?;
+        writeln!(out, "time               {}", self.time)?;
+        writeln!(out, "random             {}", self.random)?;
+        writeln!(
+            out,
+            "counter            {} (0x{})",
+            self.counter, self.counter_hex
+        )?;
+        writeln!(out, "legacy machine id  {}", self.legacy_machine_id)?;
+        writeln!(
+            out,
+            "legacy process id  {} (0x{:04x})",
+            self.legacy_process_id, self.legacy_process_id
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inspect(ids: &[&str], json: bool, stdin: &[u8]) -> (Status, String, String) {
+        let args = InspectArgs {
+            ids: ids.iter().map(|s| (*s).to_owned()).collect(),
+            json,
+        };
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let status = run(&args, stdin, &mut out, &mut err).unwrap();
+        (
+            status,
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+        )
+    }
+
+    #[test]
+    fn text_shows_every_field() {
+        let (status, out, err) = inspect(&["507f1f77bcf86cd799439011"], false, b"");
+        assert_eq!(status, Status::Ok);
+        assert_eq!(err, "");
+        assert_eq!(
+            out,
+            "\
+id                 507f1f77bcf86cd799439011
+timestamp          1350508407
+time               2012-10-17T21:13:27Z
+random             bcf86cd799
+counter            4427793 (0x439011)
+legacy machine id  bcf86c
+legacy process id  55193 (0xd799)
+"
+        );
+    }
+
+    #[test]
+    fn json_has_the_documented_fields() {
+        let (_, out, _) = inspect(&["6553F1003F2A91C8D4003039"], true, b"");
+        let v: serde_json::Value = serde_json::from_str(out.trim_end()).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({
+                "id": "6553f1003f2a91c8d4003039",
+                "timestamp": 1_700_000_000,
+                "time": "2023-11-14T22:13:20Z",
+                "random": "3f2a91c8d4",
+                "counter": 12345,
+                "counter_hex": "003039",
+                "legacy_machine_id": "3f2a91",
+                "legacy_process_id": 0xc8d4,
+            })
+        );
+    }
+
+    #[test]
+    fn invalid_ids_are_reported_and_skipped_the_rest_inspected() {
+        let (status, out, err) = inspect(
+            &[],
+            true,
+            b"507f1f77bcf86cd799439011\nxyz\n\nffffffffffffffffffffffff\n",
+        );
+        assert_eq!(status, Status::Invalid);
+        assert_eq!(
+            err,
+            "oid: line 2: \"xyz\": invalid length: expected 24 hex characters, found 3\n"
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2);
+        let last: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+        assert_eq!(last["time"], "2106-02-07T06:28:15Z");
+        assert_eq!(last["counter"], 0xff_ffff);
+    }
+
+    #[test]
+    fn blocks_are_separated_by_one_blank_line() {
+        let (_, out, _) = inspect(
+            &["507f1f77bcf86cd799439011", "000000000000000000000000"],
+            false,
+            b"",
+        );
+        assert_eq!(out.matches("\n\n").count(), 1);
+        assert!(out.contains("time               1970-01-01T00:00:00Z\n"));
+    }
+}
