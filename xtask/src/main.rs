@@ -8,6 +8,7 @@
 //! ```
 
 mod ci;
+mod tidy;
 mod web;
 
 use std::process::ExitCode;
