@@ -18,7 +18,8 @@ if ! "$chromium" --version >/dev/null 2>&1; then
     fi
     export DEBIAN_FRONTEND=noninteractive
     install_chromium() { apt-get install -y --no-install-recommends --no-remove chromium; }
-    if ! apt-cache policy chromium 2>/dev/null | grep -q 'Candidate: [0-9]' || ! install_chromium; then
+    policy=$(apt-cache policy chromium 2>/dev/null || true)
+    if ! grep -q 'Candidate: [0-9]' <<<"$policy" || ! install_chromium; then
         apt-get update
         install_chromium
     fi
