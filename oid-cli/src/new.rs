@@ -31,12 +31,15 @@ impl Clock for RunClock {
     /// that it is an error rather than a wrapped timestamp.
     fn unix_seconds(&self) -> Option<u64> {
         match self {
-            RunClock::System(clock) => clock
-                .unix_seconds()
-                .filter(|&secs| secs <= u64::from(u32::MAX)),
+            RunClock::System(clock) => holdable(clock.unix_seconds()),
             RunClock::Fixed(time) => Some(u64::from(time.0)),
         }
     }
+}
+
+/// A clock reading an ObjectId can hold, or `None`.
+fn holdable(secs: Option<u64>) -> Option<u64> {
+    secs.filter(|&secs| secs <= u64::from(u32::MAX))
 }
 
 /// The one generator of a run, seeded from the operating system.
@@ -210,6 +213,20 @@ mod tests {
                 assert_eq!(parts.counter, (start + i as u32) & 0xff_ffff);
             }
         }
+    }
+
+    #[test]
+    fn system_times_after_2106_are_not_wrapped() {
+        assert_eq!(holdable(Some(0)), Some(0));
+        assert_eq!(
+            holdable(Some(u64::from(u32::MAX))),
+            Some(u64::from(u32::MAX))
+        );
+        assert_eq!(holdable(Some(1 << 32)), None);
+        assert_eq!(holdable(None), None);
+        assert_eq!(RunClock::Fixed(UnixTime(7)).unix_seconds(), Some(7));
+        let now = RunClock::System(SystemClock).unix_seconds().unwrap();
+        assert!(now > 1_600_000_000);
     }
 
     #[test]

@@ -290,6 +290,25 @@ fn write_error_other_than_a_closed_pipe_is_reported() {
     assert_eq!(stderr.lines().count(), 1);
 }
 
+#[test]
+fn read_error_is_reported() {
+    let Ok(dir) = std::fs::File::open("/") else {
+        return; // directories cannot be opened as files here
+    };
+    let output = StdCommand::new(assert_cmd::cargo::cargo_bin("oid"))
+        .arg("validate")
+        .stdin(dir)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.starts_with("oid: cannot read standard input: "),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1);
+}
+
 // ---- oid inspect ----
 
 #[test]
