@@ -1,0 +1,359 @@
+//! Serde helpers: `#[serde(with = "oid_bson::object_id")]` stores an `oid_core::ObjectId` field
+//! as a native BSON ObjectId (element type `0x07`).
+//!
+//! | serializer | the field becomes |
+//! |---|---|
+//! | `bson::serialize_to_vec` / `serialize_to_buffer` / `serialize_to_raw_document_buf` | an ObjectId element (`0x07`) |
+//! | `bson::serialize_to_document` / `serialize_to_bson` | `Bson::ObjectId` |
+//! | JSON and other human-readable formats | the plain lowercase hex string |
+//! | other binary formats (postcard, CBOR, …) | what `bson::oid::ObjectId` writes there: a one-field struct `$oid` holding the hex string |
+//!
+//! Reading back accepts an ObjectId element, `Bson::ObjectId`, a hex string (any case),
+//! extended JSON `{"$oid": "…"}` and 12 raw bytes, so documents written by `bson::oid::ObjectId`,
+//! by this helper or by the plain `oid_core` impl all read back.
+//!
+//! Use [`option`] for `Option<ObjectId>` (add `#[serde(default)]` if the field may be missing) and
+//! [`vec`](mod@vec) for `Vec<ObjectId>`.
+//!
+//! Without a helper, `oid_core`'s plain serde impl still *reads* a BSON ObjectId element, but it
+//! *writes* a string (to `Bson`/`Document`) or binary data (to BSON bytes); that is why the
+//! helper exists.
+//!
+//! # Examples
+//!
+//! ```
+//! use bson::{spec::ElementType, Bson};
+//! use oid_core::{oid, ObjectId};
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, PartialEq, Debug)]
+//! struct User {
+//!     #[serde(rename = "_id", with = "oid_bson::object_id")]
+//!     id: ObjectId,
+//!     name: String,
+//! }
+//!
+//! let user = User { id: oid!("507f1f77bcf86cd799439011"), name: "ada".into() };
+//!
+//! // BSON bytes: the `_id` element has type 0x07.
+//! let bytes = bson::serialize_to_vec(&user)?;
+//! let raw = bson::RawDocument::from_bytes(&bytes)?;
+//! assert_eq!(raw.get("_id")?.map(|v| v.element_type()), Some(ElementType::ObjectId));
+//! assert_eq!(bson::deserialize_from_slice::<User>(&bytes)?, user);
+//!
+//! // Document: `_id` is a `Bson::ObjectId`.
+//! let doc = bson::serialize_to_document(&user)?;
+//! assert!(matches!(doc.get("_id"), Some(Bson::ObjectId(_))));
+//! assert_eq!(bson::deserialize_from_document::<User>(doc)?, user);
+//!
+//! // JSON: a plain string.
+//! let json = serde_json::to_string(&user).unwrap();
+//! assert_eq!(json, r#"{"_id":"507f1f77bcf86cd799439011","name":"ada"}"#);
+//! assert_eq!(serde_json::from_str::<User>(&json).unwrap(), user);
+//! # Ok::<(), bson::error::Error>(())
+//! ```
+//!
+//! # Limitation
+//!
+//! Telling bson's `Bson` serializer apart from JSON is done by its type,
+//! [`bson::Serializer`]. If bson's optional `serde_path_to_error` feature is enabled (by you or
+//! another crate in your build), `serialize_to_bson`/`serialize_to_document` wrap that serializer
+//! and this helper then writes a string there. BSON bytes (`serialize_to_vec`, what the `mongodb`
+//! driver sends) are not affected.
+
+use core::any::TypeId;
+use core::fmt;
+
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+
+use oid_core::ObjectId;
+
+/// The name and only key bson's serializers recognise as an ObjectId.
+const OID: &str = "$oid";
+
+/// Serializes `id` as a BSON ObjectId through bson's serializers, and as the hex string in
+/// JSON and other human-readable formats.
+///
+/// # Errors
+///
+/// Whatever the serializer reports.
+///
+/// # Examples
+///
+/// ```
+/// use bson::Bson;
+/// use oid_core::oid;
+///
+/// let id = oid!("507f1f77bcf86cd799439011");
+/// let value = oid_bson::object_id::serialize(&id, bson::Serializer::new())?;
+/// assert!(matches!(value, Bson::ObjectId(b) if b.bytes() == id.bytes()));
+/// # Ok::<(), bson::error::Error>(())
+/// ```
+#[inline]
+pub fn serialize<S: Serializer>(id: &ObjectId, serializer: S) -> Result<S::Ok, S::Error> {
+    let hex = id.to_hex();
+    if serializer.is_human_readable() && !is_bson_value_serializer::<S>() {
+        serializer.serialize_str(hex.as_str())
+    } else {
+        // bson's raw serializer (not human-readable) and its `Bson` serializer both turn the
+        // struct named `$oid` into an ObjectId; `bson::oid::ObjectId` writes the same shape.
+        let mut state = serializer.serialize_struct(OID, 1)?;
+        state.serialize_field(OID, hex.as_str())?;
+        state.end()
+    }
+}
+
+/// Deserializes an id from a BSON ObjectId, a hex string, `{"$oid": "…"}` or 12 bytes.
+///
+/// # Errors
+///
+/// A message naming what was wrong: the wrong type, a bad hex string, or a wrong length.
+///
+/// # Examples
+///
+/// ```
+/// use bson::Bson;
+/// use oid_bson::ObjectIdExt;
+/// use oid_core::oid;
+///
+/// let id = oid!("507f1f77bcf86cd799439011");
+/// let de = bson::Deserializer::new(id.to_bson_value());
+/// assert_eq!(oid_bson::object_id::deserialize(de)?, id);
+///
+/// let de = bson::Deserializer::new(Bson::Int32(1));
+/// assert!(oid_bson::object_id::deserialize(de).is_err());
+/// # Ok::<(), bson::error::Error>(())
+/// ```
+#[inline]
+pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<ObjectId, D::Error> {
+    if deserializer.is_human_readable() {
+        deserializer.deserialize_any(IdVisitor)
+    } else {
+        deserializer.deserialize_bytes(IdVisitor)
+    }
+}
+
+/// `true` when `S` is bson's `Bson`-building serializer (human-readable, yet it must receive the
+/// `$oid` struct to produce `Bson::ObjectId`).
+#[inline]
+fn is_bson_value_serializer<S>() -> bool {
+    // `bson::Serializer` is 'static and so is every type with the same id, so equal ids mean
+    // `S` is exactly that type (see the `typeid` crate's documentation).
+    typeid::of::<S>() == TypeId::of::<bson::Serializer>()
+}
+
+struct IdVisitor;
+
+impl<'de> Visitor<'de> for IdVisitor {
+    type Value = ObjectId;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a BSON ObjectId, 24 hex characters, {\"$oid\": \"<hex>\"} or 12 bytes")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<ObjectId, E> {
+        ObjectId::parse_str(v).map_err(E::custom)
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<ObjectId, E> {
+        match v.len() {
+            // The hex string this helper writes in binary formats other than BSON.
+            24 => match core::str::from_utf8(v) {
+                Ok(s) => ObjectId::parse_str(s).map_err(E::custom),
+                Err(_) => Err(E::custom(
+                    "invalid bytes: 24 bytes that are not a hex string",
+                )),
+            },
+            _ => ObjectId::try_from(v).map_err(E::custom),
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ObjectId, A::Error> {
+        // `{"$oid": "<hex>"}`: how bson's deserializers present an ObjectId to a visitor that
+        // asks for anything, and extended JSON. oid-core already checks its key and value.
+        ObjectId::deserialize(MapAccessDeserializer::new(map))
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<ObjectId, D::Error> {
+        deserialize(d)
+    }
+}
+
+/// A field serialized and deserialized through this module's helper (for `option` and `vec`).
+#[repr(transparent)]
+struct AsBson(ObjectId);
+
+impl Serialize for AsBson {
+    #[inline]
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serialize(&self.0, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for AsBson {
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize(deserializer).map(AsBson)
+    }
+}
+
+/// `#[serde(with = "oid_bson::object_id::option")]` for `Option<ObjectId>`: `Some` as a BSON
+/// ObjectId, `None` as BSON null (JSON `null`).
+///
+/// A missing field is an error unless the field also has `#[serde(default)]`.
+///
+/// # Examples
+///
+/// ```
+/// use bson::Bson;
+/// use oid_core::{oid, ObjectId};
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Serialize, Deserialize, PartialEq, Debug)]
+/// struct Node {
+///     #[serde(default, with = "oid_bson::object_id::option")]
+///     parent: Option<ObjectId>,
+/// }
+///
+/// let node = Node { parent: Some(oid!("507f1f77bcf86cd799439011")) };
+/// let doc = bson::serialize_to_document(&node)?;
+/// assert!(matches!(doc.get("parent"), Some(Bson::ObjectId(_))));
+/// assert_eq!(bson::deserialize_from_document::<Node>(doc)?, node);
+///
+/// let doc = bson::serialize_to_document(&Node { parent: None })?;
+/// assert_eq!(doc.get("parent"), Some(&Bson::Null));
+/// assert_eq!(bson::deserialize_from_document::<Node>(bson::doc! {})?, Node { parent: None });
+/// # Ok::<(), bson::error::Error>(())
+/// ```
+pub mod option {
+    use super::*;
+
+    /// Serializes `Some(id)` like [`object_id::serialize`](super::serialize), `None` as null.
+    ///
+    /// # Errors
+    ///
+    /// Whatever the serializer reports.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bson::Bson;
+    ///
+    /// let value = oid_bson::object_id::option::serialize(&None, bson::Serializer::new())?;
+    /// assert_eq!(value, Bson::Null);
+    /// # Ok::<(), bson::error::Error>(())
+    /// ```
+    #[inline]
+    pub fn serialize<S: Serializer>(
+        id: &Option<ObjectId>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match id {
+            Some(id) => serializer.serialize_some(&AsBson(*id)),
+            None => serializer.serialize_none(),
+        }
+    }
+
+    /// Deserializes null as `None`, anything [`object_id::deserialize`](super::deserialize)
+    /// accepts as `Some`.
+    ///
+    /// # Errors
+    ///
+    /// As [`object_id::deserialize`](super::deserialize).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bson::Bson;
+    ///
+    /// let de = bson::Deserializer::new(Bson::Null);
+    /// assert_eq!(oid_bson::object_id::option::deserialize(de)?, None);
+    /// # Ok::<(), bson::error::Error>(())
+    /// ```
+    #[inline]
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<ObjectId>, D::Error> {
+        Ok(Option::<AsBson>::deserialize(deserializer)?.map(|id| id.0))
+    }
+}
+
+/// `#[serde(with = "oid_bson::object_id::vec")]` for `Vec<ObjectId>`: a BSON array of ObjectIds
+/// (in JSON, an array of strings).
+///
+/// # Examples
+///
+/// ```
+/// use bson::Bson;
+/// use oid_core::{oid, ObjectId};
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Serialize, Deserialize, PartialEq, Debug)]
+/// struct Group {
+///     #[serde(with = "oid_bson::object_id::vec")]
+///     members: Vec<ObjectId>,
+/// }
+///
+/// let group = Group {
+///     members: vec![oid!("507f1f77bcf86cd799439011"), oid!("56e1fc72e0c917e9c4714161")],
+/// };
+/// let bytes = bson::serialize_to_vec(&group)?;
+/// let doc = bson::Document::from_reader(&bytes[..])?;
+/// let members = doc.get_array("members")?;
+/// assert!(members.iter().all(|m| matches!(m, Bson::ObjectId(_))));
+/// assert_eq!(bson::deserialize_from_slice::<Group>(&bytes)?, group);
+/// # Ok::<(), bson::error::Error>(())
+/// ```
+pub mod vec {
+    use super::*;
+
+    /// Serializes each id like [`object_id::serialize`](super::serialize).
+    ///
+    /// # Errors
+    ///
+    /// Whatever the serializer reports.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bson::Bson;
+    /// use oid_core::ObjectId;
+    ///
+    /// let value = oid_bson::object_id::vec::serialize(&[ObjectId::MIN], bson::Serializer::new())?;
+    /// assert!(matches!(&value, Bson::Array(a) if matches!(a[..], [Bson::ObjectId(_)])));
+    /// # Ok::<(), bson::error::Error>(())
+    /// ```
+    #[inline]
+    pub fn serialize<S: Serializer>(ids: &[ObjectId], serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(ids.iter().map(|id| AsBson(*id)))
+    }
+
+    /// Deserializes a sequence of anything [`object_id::deserialize`](super::deserialize)
+    /// accepts.
+    ///
+    /// # Errors
+    ///
+    /// As [`object_id::deserialize`](super::deserialize), for the first bad element; or the
+    /// value was not a sequence.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bson::Bson;
+    /// use oid_bson::ObjectIdExt;
+    /// use oid_core::ObjectId;
+    ///
+    /// let de = bson::Deserializer::new(Bson::Array(vec![ObjectId::MAX.to_bson_value()]));
+    /// assert_eq!(oid_bson::object_id::vec::deserialize(de)?, vec![ObjectId::MAX]);
+    /// # Ok::<(), bson::error::Error>(())
+    /// ```
+    #[inline]
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Vec<ObjectId>, D::Error> {
+        let ids = Vec::<AsBson>::deserialize(deserializer)?;
+        Ok(ids.into_iter().map(|id| id.0).collect())
+    }
+}
