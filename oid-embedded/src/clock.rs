@@ -97,6 +97,9 @@ pub struct SyncedClock<T, const HZ: u32> {
 }
 
 /// One consistent reading: the time set and the tick it was set at, as 32-bit halves.
+///
+/// `secs_hi` holds the high half plus one, so that 0 means "no time" and a new clock is all
+/// zeros (a `static` of it lands in `.bss`, costing no flash).
 struct Slot {
     secs_hi: AtomicU32,
     secs_lo: AtomicU32,
@@ -105,9 +108,9 @@ struct Slot {
 }
 
 /// `secs_hi` of a slot that holds no time.
-const UNSET_HI: u32 = u32::MAX;
-/// The largest time that can be stored (`secs_hi` below `UNSET_HI`).
-const MAX_SECS: u64 = ((UNSET_HI as u64) << 32) - 1;
+const UNSET_HI: u32 = 0;
+/// The largest time that can be stored (its high half plus one must fit in 32 bits).
+const MAX_SECS: u64 = ((u32::MAX as u64) << 32) - 1;
 
 impl Slot {
     const fn unset() -> Slot {
@@ -121,7 +124,10 @@ impl Slot {
 
     fn store(&self, secs: Option<u64>, tick: u64) {
         let (hi, lo) = match secs {
-            Some(s) => split(s.min(MAX_SECS)),
+            Some(s) => {
+                let (hi, lo) = split(s.min(MAX_SECS));
+                (hi + 1, lo)
+            }
             None => (UNSET_HI, 0),
         };
         let (tick_hi, tick_lo) = split(tick);
@@ -138,7 +144,7 @@ impl Slot {
             self.tick_hi.load(Ordering::Relaxed),
             self.tick_lo.load(Ordering::Relaxed),
         );
-        ((hi != UNSET_HI).then(|| join(hi, lo)), tick)
+        ((hi != UNSET_HI).then(|| join(hi - 1, lo)), tick)
     }
 }
 
@@ -208,7 +214,7 @@ impl<T, const HZ: u32> SyncedClock<T, HZ> {
     /// the moment an RTC's seconds register rolled over), for sub-second accuracy.
     ///
     /// Readings before `at_ticks` (a tick in the future) stay at `secs`. Times beyond
-    /// `0xFFFF_FFFE_FFFF_FFFF` are stored as that.
+    /// `0xFFFF_FFFE_FFFF_FFFF` (far beyond any timestamp an id can hold) are stored as that.
     ///
     /// # Errors
     ///
@@ -318,8 +324,32 @@ impl<T: TickSource, const HZ: u32> Clock for SyncedClock<T, HZ> {
         let (secs, at) = self.snapshot();
         let secs = secs?;
         let elapsed = self.source.ticks().saturating_sub(at);
-        Some(secs.saturating_add(elapsed / u64::from(HZ)))
+        Some(secs.saturating_add(div_u64(elapsed, HZ)))
     }
+}
+
+/// `n / d` by binary long division. The `/` operator on `u64` pulls in compiler-builtins'
+/// 64-bit division (about 1.3 KiB of flash on a Cortex-M0, which has no divide instruction,
+/// and still about 0.9 KiB on a Cortex-M4); this loop is a few dozen bytes. It runs once per
+/// clock reading, 64 rounds at most, and not at all within the first second after a set.
+fn div_u64(mut n: u64, d: u32) -> u64 {
+    let d = u64::from(d);
+    if n < d {
+        return 0;
+    }
+    let mut rem = 0u64;
+    let mut quot = 0u64;
+    for _ in 0..64 {
+        // Shift the next bit of `n` into the remainder (which stays below 2 * d < 2^33).
+        rem = (rem << 1) | (n >> 63);
+        n <<= 1;
+        quot <<= 1;
+        if rem >= d {
+            rem -= d;
+            quot |= 1;
+        }
+    }
+    quot
 }
 
 impl<T, const HZ: u32> fmt::Debug for SyncedClock<T, HZ> {
@@ -343,6 +373,22 @@ mod tests {
     impl TickSource for Ticks {
         fn ticks(&self) -> u64 {
             self.0.load(Ordering::Relaxed)
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn long_division_matches_the_operator(n in proptest::num::u64::ANY, d in 1u32..) {
+            proptest::prop_assert_eq!(div_u64(n, d), n / u64::from(d));
+        }
+    }
+
+    #[test]
+    fn long_division_edges() {
+        for d in [1, 2, 3, 1000, 32_768, 1_000_000, u32::MAX] {
+            for n in [0, 1, u64::from(d) - 1, u64::from(d), u64::MAX - 1, u64::MAX] {
+                assert_eq!(div_u64(n, d), n / u64::from(d), "{n} / {d}");
+            }
         }
     }
 
@@ -410,7 +456,11 @@ mod tests {
         clock.writing.store(true, Ordering::Relaxed);
         assert!(clock.set_unix_time(20).unwrap_err().is_clock_busy());
         assert!(clock.unset().unwrap_err().is_clock_busy());
-        assert_eq!(clock.unix_seconds(), Some(10), "the busy call changed nothing");
+        assert_eq!(
+            clock.unix_seconds(),
+            Some(10),
+            "the busy call changed nothing"
+        );
         clock.writing.store(false, Ordering::Relaxed);
         clock.set_unix_time(20).unwrap();
         assert_eq!(clock.unix_seconds(), Some(20));

@@ -258,16 +258,17 @@ mod tests {
     #[test]
     fn hardware_rng_passes_bytes_through() {
         let mut calls = 0;
-        let mut rng = HardwareRng::new(|b: &mut [u8]| {
-            calls += 1;
-            for (i, x) in b.iter_mut().enumerate() {
-                *x = i as u8;
-            }
-        });
         let mut out = [0xffu8; 8];
-        rng.fill(&mut out).unwrap();
+        {
+            let mut rng = HardwareRng::new(|b: &mut [u8]| {
+                calls += 1;
+                for (i, x) in b.iter_mut().enumerate() {
+                    *x = i as u8;
+                }
+            });
+            rng.fill(&mut out).unwrap();
+        }
         assert_eq!(out, [0, 1, 2, 3, 4, 5, 6, 7]);
-        drop(rng);
         assert_eq!(calls, 1);
     }
 
@@ -275,7 +276,10 @@ mod tests {
     fn debug_hides_the_key() {
         let e = DeviceIdEntropy::new(&[1, 2], 3).with_key([0xab; 16]);
         let s = std::format!("{e:?}");
-        assert_eq!(s, "DeviceIdEntropy { device_id: [1, 2], boot_count: 3, .. }");
+        assert_eq!(
+            s,
+            "DeviceIdEntropy { device_id: [1, 2], boot_count: 3, .. }"
+        );
         assert_eq!(
             std::format!("{:?}", HardwareRng::new(|_: &mut [u8]| {})),
             "HardwareRng { .. }"

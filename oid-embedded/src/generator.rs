@@ -295,12 +295,24 @@ mod tests {
     fn nothing_before_init_then_exactly_one_init() {
         let g = SharedGenerator::new(FixedClock::at(1));
         assert!(g.try_next().unwrap_err().is_not_initialized());
-        assert!(g.try_fill(&mut [ObjectId::MIN]).unwrap_err().is_not_initialized());
+        assert!(
+            g.try_fill(&mut [ObjectId::MIN])
+                .unwrap_err()
+                .is_not_initialized()
+        );
         assert!(g.generator().is_err());
         g.init(&mut DeviceIdEntropy::new(b"id", 1)).unwrap();
         let seeded = g.generator().unwrap().random();
-        assert!(g.init(&mut DeviceIdEntropy::new(b"id", 2)).unwrap_err().is_already_initialized());
-        assert!(g.init_with_seed([0; 5], 0).unwrap_err().is_already_initialized());
+        assert!(
+            g.init(&mut DeviceIdEntropy::new(b"id", 2))
+                .unwrap_err()
+                .is_already_initialized()
+        );
+        assert!(
+            g.init_with_seed([0; 5], 0)
+                .unwrap_err()
+                .is_already_initialized()
+        );
         assert!(g.init_legacy(1, 2, 3).unwrap_err().is_already_initialized());
         assert_eq!(g.try_next().unwrap().to_parts().random, seeded);
     }

@@ -15,7 +15,7 @@ pub(crate) struct SipHash24 {
 }
 
 impl SipHash24 {
-    pub(crate) fn new(key: &[u8; 16]) -> SipHash24 {
+    pub(crate) const fn new(key: &[u8; 16]) -> SipHash24 {
         let [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p] = *key;
         let k0 = u64::from_le_bytes([a, b, c, d, e, f, g, h]);
         let k1 = u64::from_le_bytes([i, j, k, l, m, n, o, p]);
@@ -32,7 +32,7 @@ impl SipHash24 {
         }
     }
 
-    fn round(&mut self) {
+    const fn round(&mut self) {
         let [v0, v1, v2, v3] = &mut self.v;
         *v0 = v0.wrapping_add(*v1);
         *v1 = v1.rotate_left(13) ^ *v0;
@@ -46,7 +46,7 @@ impl SipHash24 {
         *v2 = v2.rotate_left(32);
     }
 
-    fn compress(&mut self, m: u64) {
+    const fn compress(&mut self, m: u64) {
         self.v[3] ^= m;
         self.round();
         self.round();
@@ -98,9 +98,10 @@ mod tests {
     fn reference_vectors() {
         let msg: Vec<u8> = (0..64).collect();
         assert_eq!(hash(&KEY, &msg[..15]), 0xa129_ca61_49be_45e5);
-        assert_eq!(hash(&KEY, &[]).to_le_bytes(), [
-            0x31, 0x0e, 0x0e, 0xdd, 0x47, 0xdb, 0x6f, 0x72
-        ]);
+        assert_eq!(
+            hash(&KEY, &[]).to_le_bytes(),
+            [0x31, 0x0e, 0x0e, 0xdd, 0x47, 0xdb, 0x6f, 0x72]
+        );
     }
 
     /// The standard library's `SipHasher` is SipHash-2-4 too (deprecated only as a choice of

@@ -5,9 +5,12 @@
 //! cargo xtask nostd       # oid-core alone for the thumb targets, every feature combination
 //! cargo xtask web         # the browser page (oid-web as wasm) into target/web/
 //! cargo xtask web-test    # the page, then its end-to-end test in headless Chromium
+//! cargo xtask firmware    # oid-embedded's self-test firmware under QEMU (3 Cortex-M machines)
+//! cargo xtask size        # flash cost of generating and hex-formatting ids (thumbv6m, thumbv7em)
 //! ```
 
 mod ci;
+mod firmware;
 mod tidy;
 mod web;
 
@@ -19,11 +22,15 @@ usage: cargo xtask <command>
 commands:
   ci       fmt check, clippy -D warnings, tests (all features and no default features),
            rustdoc -D warnings, and oid-core built alone for thumbv6m/thumbv7em in every
-           feature combination, then web-test; reports every failure, not just the first
+           feature combination, then web-test, firmware and size; reports every failure
   nostd    only the thumb no_std builds of oid-core
   web      build the browser page (oid-web for wasm32, opt-level z + LTO) into target/web/
            and report the .wasm size
   web-test web, then the page's end-to-end test in headless Chromium (oid-web/e2e)
+  firmware build oid-embedded's self-test firmware and run it under QEMU on thumbv7m
+           (lm3s6965evb), thumbv6m (microbit) and thumbv7em (mps2-an386)
+  size     flash cost (text + rodata) of generating and hex-formatting ids on thumbv6m
+           and thumbv7em: the size probe with and without them
 ";
 
 fn main() -> ExitCode {
@@ -37,6 +44,8 @@ fn main() -> ExitCode {
         "nostd" => ci::nostd_only(),
         "web" => web::web(),
         "web-test" => web::web_test(),
+        "firmware" => firmware::firmware(),
+        "size" => firmware::size(),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             return ExitCode::SUCCESS;

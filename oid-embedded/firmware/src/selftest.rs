@@ -65,7 +65,10 @@ fn mark(counter: u32) -> bool {
 
 #[exception]
 fn SysTick() {
-    TICKS.store(TICKS.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
+    TICKS.store(
+        TICKS.load(Ordering::Relaxed).wrapping_add(1),
+        Ordering::Relaxed,
+    );
     let made = ISR_IDS.load(Ordering::Relaxed);
     if !ISR_GENERATES.load(Ordering::Relaxed) || made >= ISR_MAX {
         return;
@@ -203,7 +206,10 @@ fn run() -> bool {
     c.check(state.wraps == 1, "the counter wrapped exactly once");
     // Unique: each id's counter bit was set by exactly one id (checked as it was marked);
     // and no gaps: every counter value from the start to start + total - 1 was used.
-    let used = SEEN.iter().map(|w| w.load(Ordering::Relaxed).count_ones()).sum::<u32>();
+    let used = SEEN
+        .iter()
+        .map(|w| w.load(Ordering::Relaxed).count_ones())
+        .sum::<u32>();
     c.check(used == total, "every id has its own counter value");
     c.check(
         (0..total).all(|i| SEEN[(i / 32) as usize].load(Ordering::Relaxed) & (1 << (i % 32)) != 0),
@@ -241,7 +247,10 @@ impl MainLoop {
             hprintln!("id {}:         {}", self.made, id);
         }
         self.made += 1;
-        c.check(parts.random == self.random, "every id carries the seeded random value");
+        c.check(
+            parts.random == self.random,
+            "every id carries the seeded random value",
+        );
         c.check(
             u64::from(parts.timestamp) >= SET_TIME,
             "ids are stamped with the time set",
