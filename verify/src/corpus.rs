@@ -1,0 +1,672 @@
+//! The differential corpus: strings that are ids (any case) and strings that nearly are.
+//!
+//! Every string is built from a class that knows, by construction, whether the string is an
+//! ObjectId and, if so, its 12 bytes. That expectation is a third party in the comparison
+//! (besides our parser and each peer's), and [`reference_decode`], written here without
+//! `oid-core`, checks the construction itself.
+
+use std::fmt::Write as _;
+
+/// How a corpus string was made. The name is what the case file and the deviation table use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum Class {
+    /// 12 random bytes as 24 lowercase hex digits.
+    ValidLower,
+    /// 12 random bytes as 24 uppercase hex digits.
+    ValidUpper,
+    /// 12 random bytes, each letter's case picked at random.
+    ValidMixed,
+    /// Edge values: timestamps 0, 2^31 - 1, 2^31, 2^32 - 1, all-zero and all-`f` ids, counter
+    /// 0 and 0xffffff; random case.
+    ValidEdge,
+    /// 0 to 23 hex digits.
+    LengthShort,
+    /// 25 to 48 hex digits.
+    LengthLong,
+    /// A valid id with one character deleted (23 characters).
+    DeletedChar,
+    /// A valid id with one hex digit inserted (25 characters).
+    InsertedChar,
+    /// One character of a valid id replaced by printable ASCII that is not a hex digit.
+    BadAscii,
+    /// One character replaced by an ASCII control character that is not whitespace, or DEL.
+    BadControl,
+    /// One character replaced by ASCII whitespace (24 characters).
+    WhitespaceInside,
+    /// 22 (or 20) hex digits with 2 (or 4) ASCII whitespace characters between byte pairs:
+    /// 24 characters that Python's `bytes.fromhex` decodes to 11 (or 10) bytes.
+    WhitespacePairs,
+    /// Whitespace before or after a valid id (25 to 27 characters), or before or after 23 hex
+    /// digits (24 characters).
+    WhitespaceAround,
+    /// `0x`/`0X`/`\x` before 22 hex digits (24 characters) or before 24 (26 characters).
+    Prefix0x,
+    /// `+` or `-` before 23 hex digits.
+    Sign,
+    /// Separators and wrappers: dashes, colons, spaces in groups, quotes, `{"$oid": …}`,
+    /// `ObjectId("…")`.
+    Separators,
+    /// One character replaced by a non-ASCII character (look-alike digits and letters,
+    /// Unicode spaces, zero-width characters, combining marks, emoji, random code points).
+    NonAsciiInside,
+    /// Non-ASCII strings that are 24 bytes long in UTF-8, or 24 units long in UTF-16, but are
+    /// not 24 characters.
+    NonAsciiLength,
+    /// A valid id with a non-ASCII character before or after it (BOM, NBSP, ...).
+    NonAsciiAround,
+    /// Ids printed by `oid new 10000`.
+    CliNew,
+    /// Ids made by `oid_std::new()`.
+    StdNew,
+}
+
+/// Every class with how many corpus strings it gets (the generated ids are not in here).
+pub(crate) const CORPUS_CLASSES: &[(Class, usize)] = &[
+    (Class::ValidLower, 1000),
+    (Class::ValidUpper, 600),
+    (Class::ValidMixed, 1000),
+    (Class::ValidEdge, 400),
+    (Class::LengthShort, 600),
+    (Class::LengthLong, 600),
+    (Class::DeletedChar, 300),
+    (Class::InsertedChar, 300),
+    (Class::BadAscii, 1000),
+    (Class::BadControl, 300),
+    (Class::WhitespaceInside, 500),
+    (Class::WhitespacePairs, 500),
+    (Class::WhitespaceAround, 500),
+    (Class::Prefix0x, 400),
+    (Class::Sign, 100),
+    (Class::Separators, 300),
+    (Class::NonAsciiInside, 1100),
+    (Class::NonAsciiLength, 300),
+    (Class::NonAsciiAround, 200),
+];
+
+const ALL: &[Class] = &[
+    Class::ValidLower,
+    Class::ValidUpper,
+    Class::ValidMixed,
+    Class::ValidEdge,
+    Class::LengthShort,
+    Class::LengthLong,
+    Class::DeletedChar,
+    Class::InsertedChar,
+    Class::BadAscii,
+    Class::BadControl,
+    Class::WhitespaceInside,
+    Class::WhitespacePairs,
+    Class::WhitespaceAround,
+    Class::Prefix0x,
+    Class::Sign,
+    Class::Separators,
+    Class::NonAsciiInside,
+    Class::NonAsciiLength,
+    Class::NonAsciiAround,
+    Class::CliNew,
+    Class::StdNew,
+];
+
+impl Class {
+    /// The class's name in case files, reports and the deviation table.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Class::ValidLower => "valid-lower",
+            Class::ValidUpper => "valid-upper",
+            Class::ValidMixed => "valid-mixed",
+            Class::ValidEdge => "valid-edge",
+            Class::LengthShort => "length-short",
+            Class::LengthLong => "length-long",
+            Class::DeletedChar => "deleted-char",
+            Class::InsertedChar => "inserted-char",
+            Class::BadAscii => "bad-ascii",
+            Class::BadControl => "bad-control",
+            Class::WhitespaceInside => "whitespace-inside",
+            Class::WhitespacePairs => "whitespace-pairs",
+            Class::WhitespaceAround => "whitespace-around",
+            Class::Prefix0x => "prefix-0x",
+            Class::Sign => "sign",
+            Class::Separators => "separators",
+            Class::NonAsciiInside => "non-ascii-inside",
+            Class::NonAsciiLength => "non-ascii-length",
+            Class::NonAsciiAround => "non-ascii-around",
+            Class::CliNew => "cli-new",
+            Class::StdNew => "std-new",
+        }
+    }
+
+    /// The class with this name.
+    pub(crate) fn from_name(name: &str) -> Option<Class> {
+        ALL.iter().copied().find(|c| c.name() == name)
+    }
+
+    /// Whether every string of this class is an ObjectId.
+    pub(crate) const fn is_valid(self) -> bool {
+        matches!(
+            self,
+            Class::ValidLower
+                | Class::ValidUpper
+                | Class::ValidMixed
+                | Class::ValidEdge
+                | Class::CliNew
+                | Class::StdNew
+        )
+    }
+}
+
+/// One string of the corpus, with what it is by construction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Case {
+    /// How it was made.
+    pub(crate) class: Class,
+    /// The string given to every parser.
+    pub(crate) input: String,
+    /// Its 12 bytes when it is an id, `None` when every parser must reject it.
+    pub(crate) expect: Option<[u8; 12]>,
+}
+
+/// SplitMix64: small, fast, and the same sequence on every machine for one seed.
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    /// A generator seeded with `seed`.
+    pub(crate) const fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub(crate) const fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`; the tiny modulo bias does not matter here).
+    pub(crate) const fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// One element of `items` (not empty).
+    pub(crate) fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+
+    /// 12 random bytes.
+    pub(crate) fn bytes12(&mut self) -> [u8; 12] {
+        let mut b = [0u8; 12];
+        let (x, y) = (self.next_u64(), self.next_u64());
+        b[..8].copy_from_slice(&x.to_le_bytes());
+        b[8..].copy_from_slice(&y.to_le_bytes()[..4]);
+        b
+    }
+}
+
+const HEX_LOWER: &[u8; 16] = b"0123456789abcdef";
+const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
+const ASCII_WHITESPACE: &[char] = &[' ', '\t', '\n', '\r', '\x0b', '\x0c'];
+
+/// Lowercase hex of `bytes`.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(HEX_LOWER[usize::from(b >> 4)] as char);
+        s.push(HEX_LOWER[usize::from(b & 0xf)] as char);
+    }
+    s
+}
+
+fn hex_case(bytes: &[u8], rng: &mut Rng, mode: u8) -> String {
+    let lower = hex(bytes);
+    match mode {
+        0 => lower,
+        1 => lower.to_ascii_uppercase(),
+        _ => lower
+            .chars()
+            .map(|c| {
+                if rng.below(2) == 0 {
+                    c
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect(),
+    }
+}
+
+fn hex_digits(rng: &mut Rng, n: usize) -> String {
+    (0..n)
+        .map(|_| {
+            let table = if rng.below(4) == 0 {
+                HEX_UPPER
+            } else {
+                HEX_LOWER
+            };
+            table[rng.below(16)] as char
+        })
+        .collect()
+}
+
+/// Replaces the character at `index` (a character index) with `with`.
+fn replace_char(s: &str, index: usize, with: char) -> String {
+    s.chars()
+        .enumerate()
+        .map(|(i, c)| if i == index { with } else { c })
+        .collect()
+}
+
+/// Non-ASCII characters that people paste, or that look like hex digits.
+const NON_ASCII: &[char] = &[
+    'é',
+    'ß',
+    'Ä',
+    'µ',
+    '²',
+    '½', // Latin-1
+    '\u{a0}',
+    '\u{ad}', // NBSP, soft hyphen
+    '０',
+    '９',
+    'Ａ',
+    'Ｆ',
+    'ａ',
+    'ｆ', // full-width digits and letters
+    '٠',
+    '٩',
+    '۰',
+    '߀',
+    '०',
+    '০', // Arabic-Indic, Persian, NKo, Devanagari, Bengali zero
+    'а',
+    'е',
+    'с',
+    'Α',
+    'β', // Cyrillic and Greek look-alikes of a, e, c, A, b
+    '\u{2007}',
+    '\u{2009}',
+    '\u{3000}',
+    '\u{85}',
+    '\u{2028}', // Unicode spaces, NEL, LS
+    '\u{200b}',
+    '\u{200d}',
+    '\u{feff}',
+    '\u{301}', // zero-width, BOM, combining acute
+    '€',
+    '∞',
+    '𝟎',
+    '𝟏',
+    '😀',
+    '\u{10ffff}', // BMP symbols and astral characters
+];
+
+/// A random Unicode scalar value that is not ASCII.
+const fn random_non_ascii(rng: &mut Rng) -> char {
+    loop {
+        let cp = match rng.below(3) {
+            0 => 0x80 + rng.below(0x780) as u32,       // two bytes in UTF-8
+            1 => 0x800 + rng.below(0xf800) as u32,     // three bytes
+            _ => 0x10000 + rng.below(0x100000) as u32, // four bytes
+        };
+        if let Some(c) = char::from_u32(cp) {
+            return c;
+        }
+    }
+}
+
+fn valid(class: Class, rng: &mut Rng, i: usize) -> Case {
+    let mut bytes = rng.bytes12();
+    let mode = match class {
+        Class::ValidLower => 0,
+        Class::ValidUpper => 1,
+        Class::ValidMixed => 2,
+        _ => {
+            // Edge values in turn, each with random other fields and a random case.
+            let ts: Option<u32> = match i % 10 {
+                0 => Some(0),
+                1 => Some(0x7fff_ffff),
+                2 => Some(0x8000_0000),
+                3 => Some(u32::MAX),
+                4 => Some(1_700_000_000),
+                _ => None,
+            };
+            if let Some(ts) = ts {
+                bytes[..4].copy_from_slice(&ts.to_be_bytes());
+            }
+            match i % 10 {
+                5 => bytes = [0; 12],
+                6 => bytes = [0xff; 12],
+                7 => bytes[9..].copy_from_slice(&[0, 0, 0]),
+                8 => bytes[9..].copy_from_slice(&[0xff, 0xff, 0xff]),
+                _ => {}
+            }
+            rng.below(3) as u8
+        }
+    };
+    Case {
+        class,
+        input: hex_case(&bytes, rng, mode),
+        expect: Some(bytes),
+    }
+}
+
+fn near_miss(class: Class, rng: &mut Rng) -> String {
+    let id = {
+        let b = rng.bytes12();
+        let mode = rng.below(3) as u8;
+        hex_case(&b, rng, mode)
+    };
+    let pos = rng.below(24);
+    match class {
+        Class::LengthShort => {
+            let n = rng.below(24);
+            hex_digits(rng, n)
+        }
+        Class::LengthLong => {
+            let n = 25 + rng.below(24);
+            hex_digits(rng, n)
+        }
+        Class::DeletedChar => {
+            let mut s = id;
+            s.remove(pos);
+            s
+        }
+        Class::InsertedChar => {
+            let mut s = id;
+            let d = HEX_LOWER[rng.below(16)] as char;
+            s.insert(rng.below(25), d);
+            s
+        }
+        Class::BadAscii => {
+            let c = loop {
+                let c = (0x20 + rng.below(0x5f) as u8) as char; // ' ' ..= '~'
+                if !c.is_ascii_hexdigit() && c != ' ' {
+                    break c;
+                }
+            };
+            replace_char(&id, pos, c)
+        }
+        Class::BadControl => {
+            let c = loop {
+                let c = match rng.below(8) {
+                    0 => '\x7f',
+                    1 => '\0',
+                    _ => (rng.below(0x20) as u8) as char,
+                };
+                if !ASCII_WHITESPACE.contains(&c) {
+                    break c;
+                }
+            };
+            replace_char(&id, pos, c)
+        }
+        Class::WhitespaceInside => replace_char(&id, pos, rng.pick(ASCII_WHITESPACE)),
+        Class::WhitespacePairs => {
+            // 11 (or 10) byte pairs with whitespace at pair boundaries, 24 characters in all.
+            let pairs = if rng.below(4) == 0 { 10 } else { 11 };
+            let digits = hex_digits(rng, pairs * 2);
+            let mut slots = vec![0usize; pairs + 1]; // whitespace count before pair k (k = pairs: at the end)
+            for _ in 0..(24 - pairs * 2) {
+                slots[rng.below(pairs + 1)] += 1;
+            }
+            let mut s = String::new();
+            for (k, n) in slots.iter().enumerate() {
+                for _ in 0..*n {
+                    s.push(rng.pick(ASCII_WHITESPACE));
+                }
+                if k < pairs {
+                    s.push_str(&digits[2 * k..2 * k + 2]);
+                }
+            }
+            s
+        }
+        Class::WhitespaceAround => {
+            let ws: String = (0..1 + rng.below(3))
+                .map(|_| rng.pick(ASCII_WHITESPACE))
+                .collect();
+            let body = if rng.below(2) == 0 {
+                id
+            } else {
+                hex_digits(rng, 24 - ws.chars().count())
+            };
+            match rng.below(3) {
+                0 => format!("{ws}{body}"),
+                1 => format!("{body}{ws}"),
+                _ => {
+                    let w = rng.pick(ASCII_WHITESPACE);
+                    format!("{w}{body}{w}")
+                }
+            }
+        }
+        Class::Prefix0x => {
+            let prefix = rng.pick(&["0x", "0X", "\\x", "x", "#"]);
+            let n = if rng.below(2) == 0 {
+                24 - prefix.len()
+            } else {
+                24
+            };
+            format!("{prefix}{}", hex_digits(rng, n))
+        }
+        Class::Sign => format!("{}{}", rng.pick(&["+", "-"]), hex_digits(rng, 23)),
+        Class::Separators => {
+            let lower = id.to_ascii_lowercase();
+            match rng.below(7) {
+                0 => format!("{}-{}-{}", &lower[..8], &lower[8..16], &lower[16..]),
+                1 => {
+                    let pairs: Vec<&str> = (0..12).map(|k| &lower[2 * k..2 * k + 2]).collect();
+                    pairs.join(":")
+                }
+                2 => format!("{} {} {}", &lower[..8], &lower[8..16], &lower[16..]),
+                3 => format!("\"{lower}\""),
+                4 => format!("{{\"$oid\": \"{lower}\"}}"),
+                5 => format!("ObjectId(\"{lower}\")"),
+                _ => format!("{}_{}", &lower[..12], &lower[12..]),
+            }
+        }
+        Class::NonAsciiInside => {
+            let c = if rng.below(2) == 0 {
+                rng.pick(NON_ASCII)
+            } else {
+                random_non_ascii(rng)
+            };
+            replace_char(&id, pos, c)
+        }
+        Class::NonAsciiLength => match rng.below(4) {
+            // 12 two-byte characters: 24 bytes, 12 characters.
+            0 => (0..12)
+                .map(|_| char::from_u32(0x80 + rng.below(0x780) as u32).unwrap_or('é'))
+                .collect(),
+            // 22 hex digits and one two-byte character: 24 bytes, 23 characters.
+            1 => {
+                let mut s = hex_digits(rng, 22);
+                s.insert(rng.below(23), rng.pick(&['é', 'ß', '\u{a0}', 'µ']));
+                s
+            }
+            // 22 hex digits and one astral character: 24 UTF-16 units, 23 characters.
+            2 => {
+                let mut s = hex_digits(rng, 22);
+                s.insert(rng.below(23), rng.pick(&['😀', '𝟎', '\u{10ffff}']));
+                s
+            }
+            // 21 hex digits and one three-byte character: 24 bytes, 22 characters.
+            _ => {
+                let mut s = hex_digits(rng, 21);
+                s.insert(
+                    rng.below(22),
+                    rng.pick(&['€', '\u{3000}', '\u{feff}', '０']),
+                );
+                s
+            }
+        },
+        Class::NonAsciiAround => {
+            let c = rng.pick(&['\u{feff}', '\u{a0}', '\u{200b}', '\u{3000}', 'é', '😀']);
+            if rng.below(2) == 0 {
+                format!("{c}{id}")
+            } else {
+                format!("{id}{c}")
+            }
+        }
+        // Valid and generated classes are not near misses.
+        _ => id,
+    }
+}
+
+/// The corpus: `CORPUS_CLASSES` in order, each with its count, from `seed`.
+pub(crate) fn corpus(seed: u64) -> Vec<Case> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    for &(class, count) in CORPUS_CLASSES {
+        for i in 0..count {
+            if class.is_valid() {
+                out.push(valid(class, &mut rng, i));
+            } else {
+                out.push(Case {
+                    class,
+                    input: near_miss(class, &mut rng),
+                    expect: None,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Decodes `s` when it is exactly 24 ASCII hex digits: the rule written out independently of
+/// `oid-core`, to check the corpus's construction.
+pub(crate) fn reference_decode(s: &str) -> Option<[u8; 12]> {
+    let b = s.as_bytes();
+    if b.len() != 24 || !b.iter().all(u8::is_ascii_hexdigit) {
+        return None;
+    }
+    let mut out = [0u8; 12];
+    for (k, o) in out.iter_mut().enumerate() {
+        *o = u8::from_str_radix(&s[2 * k..2 * k + 2], 16).ok()?;
+    }
+    Some(out)
+}
+
+/// One line of a case file: `class<TAB>expected bytes in hex, or -<TAB>input as hex of its UTF-8`.
+/// Hex keeps every input (whitespace, control characters, any Unicode) safe on one line.
+pub(crate) fn case_line(case: &Case) -> String {
+    let mut line = String::new();
+    let expect = case.expect.map_or_else(|| "-".to_owned(), |b| hex(&b));
+    let _ = write!(
+        line,
+        "{}\t{expect}\t{}",
+        case.class.name(),
+        hex(case.input.as_bytes())
+    );
+    line
+}
+
+/// Reads a line written by [`case_line`].
+pub(crate) fn parse_case_line(line: &str) -> Result<Case, String> {
+    let mut fields = line.split('\t');
+    let (Some(class), Some(expect), Some(input), None) =
+        (fields.next(), fields.next(), fields.next(), fields.next())
+    else {
+        return Err(format!("malformed case line {line:?}"));
+    };
+    let class = Class::from_name(class).ok_or_else(|| format!("unknown class {class:?}"))?;
+    let expect = match expect {
+        "-" => None,
+        h => Some(reference_decode(h).ok_or_else(|| format!("bad expected bytes {h:?}"))?),
+    };
+    let bytes = unhex(input).ok_or_else(|| format!("bad input hex {input:?}"))?;
+    let input = String::from_utf8(bytes).map_err(|_| format!("input {input} is not UTF-8"))?;
+    Ok(Case {
+        class,
+        input,
+        expect,
+    })
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    if s.len() % 2 != 0 {
+        return None;
+    }
+    (0..s.len() / 2)
+        .map(|k| u8::from_str_radix(s.get(2 * k..2 * k + 2)?, 16).ok())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    #[test]
+    fn the_corpus_has_10000_strings_and_every_class() {
+        let total: usize = CORPUS_CLASSES.iter().map(|(_, n)| n).sum();
+        assert_eq!(total, 10_000);
+        let cases = corpus(1);
+        assert_eq!(cases.len(), 10_000);
+        let mut per_class: HashMap<Class, usize> = HashMap::new();
+        for c in &cases {
+            *per_class.entry(c.class).or_default() += 1;
+        }
+        for (class, n) in CORPUS_CLASSES {
+            assert_eq!(per_class.get(class), Some(n), "{}", class.name());
+        }
+    }
+
+    #[test]
+    fn every_case_is_what_its_class_says() {
+        for seed in [1, 2, 0xdead_beef] {
+            for case in corpus(seed) {
+                assert_eq!(
+                    reference_decode(&case.input),
+                    case.expect,
+                    "{} {:?}",
+                    case.class.name(),
+                    case.input
+                );
+                assert_eq!(case.expect.is_some(), case.class.is_valid());
+            }
+        }
+    }
+
+    #[test]
+    fn classes_have_the_shapes_their_docs_promise() {
+        for case in corpus(7) {
+            let chars = case.input.chars().count();
+            match case.class {
+                Class::WhitespacePairs | Class::WhitespaceInside | Class::BadAscii => {
+                    assert_eq!(chars, 24, "{:?}", case.input);
+                }
+                Class::LengthShort | Class::DeletedChar => assert!(chars < 24),
+                Class::LengthLong | Class::InsertedChar => assert!(chars > 24),
+                Class::NonAsciiInside | Class::NonAsciiAround => {
+                    assert!(!case.input.is_ascii());
+                }
+                Class::NonAsciiLength => {
+                    assert_ne!(chars, 24);
+                    let utf16 = case.input.encode_utf16().count();
+                    assert!(case.input.len() == 24 || utf16 == 24, "{:?}", case.input);
+                }
+                _ => {}
+            }
+            if case.class == Class::WhitespacePairs {
+                let digits = case.input.chars().filter(char::is_ascii_hexdigit).count();
+                assert!(digits == 22 || digits == 20);
+            }
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_corpus() {
+        assert_eq!(corpus(42), corpus(42));
+        assert_ne!(corpus(42), corpus(43));
+    }
+
+    #[test]
+    fn case_lines_round_trip_any_input() {
+        for case in corpus(3).into_iter().step_by(7) {
+            let line = case_line(&case);
+            assert!(!line.contains('\n'));
+            assert_eq!(parse_case_line(&line), Ok(case));
+        }
+        assert!(parse_case_line("valid-lower\t-").is_err());
+        assert!(parse_case_line("nope\t-\t41").is_err());
+        assert!(parse_case_line("sign\t-\tzz").is_err());
+    }
+}
