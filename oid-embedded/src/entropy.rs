@@ -110,6 +110,17 @@ pub struct DeviceIdEntropy<'a> {
 
 impl<'a> DeviceIdEntropy<'a> {
     /// The default key: ASCII `oid-embedded/v1` and a zero byte. Public by design.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_embedded::{DeviceIdEntropy, Entropy};
+    /// let (mut a, mut b) = ([0u8; 8], [0u8; 8]);
+    /// DeviceIdEntropy::new(b"id", 1).fill(&mut a)?;
+    /// DeviceIdEntropy::new(b"id", 1).with_key(DeviceIdEntropy::DEFAULT_KEY).fill(&mut b)?;
+    /// assert_eq!(a, b);
+    /// # Ok::<(), oid_embedded::EntropyError>(())
+    /// ```
     pub const DEFAULT_KEY: [u8; 16] = *b"oid-embedded/v1\0";
 
     /// Entropy from a unique device id and this boot's count, with the default key.
