@@ -10,7 +10,10 @@
 //!
 //! Reading back accepts an ObjectId element, `Bson::ObjectId`, a hex string (any case),
 //! extended JSON `{"$oid": "…"}` and 12 raw bytes, so documents written by `bson::oid::ObjectId`,
-//! by this helper or by the plain `oid_core` impl all read back.
+//! by this helper or by the plain `oid_core` impl all read back. In other binary formats it reads
+//! what it wrote where the format hands that struct's string to `deserialize_bytes` (postcard
+//! does); CBOR via ciborium does not, exactly as with `bson::oid::ObjectId`: use the plain impl
+//! (no helper) there.
 //!
 //! Use [`option`] for `Option<ObjectId>` (add `#[serde(default)]` if the field may be missing) and
 //! [`vec`](mod@vec) for `Vec<ObjectId>`.
@@ -105,7 +108,8 @@ pub fn serialize<S: Serializer>(id: &ObjectId, serializer: S) -> Result<S::Ok, S
     }
 }
 
-/// Deserializes an id from a BSON ObjectId, a hex string, `{"$oid": "…"}` or 12 bytes.
+/// Deserializes an id from a BSON ObjectId, a hex string, `{"$oid": "…"}` or 12 bytes (and, in
+/// binary formats other than BSON, the 24 hex bytes [`serialize`] writes there).
 ///
 /// # Errors
 ///
