@@ -1,3 +1,171 @@
-//! Placeholder, replaced by the real benches below in the next commit.
-#![allow(missing_docs)]
-fn main() {}
+//! `oid_std::new()` against its peers, all in the same run: `bson::oid::ObjectId::new()`,
+//! `uuid` v4 and v7, `ulid`. Single thread, two threads at once (total ids per second), the
+//! clocks and fork checks the design rests on, and `serde_json` of a struct holding an id.
+//!
+//! `cargo bench -p oid-std --bench generate`
+
+#![allow(missing_docs)] // criterion_group! generates undocumented items
+
+use std::hint::black_box;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant, SystemTime};
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use oid_core::Clock;
+use oid_std::{CoarseClock, ObjectId, SystemClock};
+use serde::{Deserialize, Serialize};
+
+/// The generators compared, by name.
+fn peers() -> Vec<(&'static str, fn())> {
+    vec![
+        ("oid_std::new", || {
+            black_box(oid_std::new());
+        }),
+        ("bson ObjectId::new", || {
+            black_box(bson::oid::ObjectId::new());
+        }),
+        ("uuid new_v4", || {
+            black_box(uuid::Uuid::new_v4());
+        }),
+        ("uuid now_v7", || {
+            black_box(uuid::Uuid::now_v7());
+        }),
+        ("ulid Ulid::new", || {
+            black_box(ulid::Ulid::new());
+        }),
+    ]
+}
+
+fn clocks(c: &mut Criterion) {
+    let mut g = c.benchmark_group("clock and fork check");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("SystemTime::now", |b| {
+        b.iter(|| black_box(SystemTime::now()))
+    });
+    g.bench_function("SystemClock (SystemTime seconds)", |b| {
+        b.iter(|| black_box(SystemClock.unix_seconds()))
+    });
+    #[cfg(target_os = "linux")]
+    g.bench_function("clock_gettime(CLOCK_REALTIME_COARSE)", |b| {
+        b.iter(|| {
+            let mut ts = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
+            // SAFETY: `ts` is a valid, writable timespec for the call.
+            black_box(unsafe { libc::clock_gettime(libc::CLOCK_REALTIME_COARSE, &mut ts) });
+            black_box(ts.tv_sec)
+        })
+    });
+    g.bench_function("CoarseClock (time(NULL) on Linux)", |b| {
+        b.iter(|| black_box(CoarseClock.unix_seconds()))
+    });
+    // A fork check by process id: one getpid() per id.
+    g.bench_function("std::process::id (getpid)", |b| {
+        b.iter(|| black_box(std::process::id()))
+    });
+    // A fork check by epoch (what oid_std does per id): one relaxed load of an atomic that only
+    // changes in a forked child.
+    static EPOCH: AtomicU32 = AtomicU32::new(0);
+    g.bench_function("relaxed load (epoch check)", |b| {
+        b.iter(|| black_box(EPOCH.load(Ordering::Relaxed)))
+    });
+    g.finish();
+}
+
+fn single(c: &mut Criterion) {
+    let mut g = c.benchmark_group("new, 1 thread");
+    g.throughput(Throughput::Elements(1));
+    for (name, f) in peers() {
+        g.bench_function(name, |b| b.iter(f));
+    }
+    g.bench_function("oid_std::try_new", |b| {
+        b.iter(|| black_box(oid_std::try_new()))
+    });
+    #[cfg(feature = "legacy")]
+    g.bench_function("oid_std::legacy::new", |b| {
+        b.iter(|| black_box(oid_std::legacy::new()))
+    });
+    g.finish();
+}
+
+/// `threads` threads each run `f` `iters` times, released together; the longest one's time.
+fn run_threads(f: fn(), threads: usize, iters: u64) -> Duration {
+    let barrier = Arc::new(Barrier::new(threads));
+    let handles: Vec<_> = (0..threads)
+        .map(|_| {
+            let barrier = Arc::clone(&barrier);
+            std::thread::spawn(move || {
+                barrier.wait();
+                let start = Instant::now();
+                for _ in 0..iters {
+                    f();
+                }
+                start.elapsed()
+            })
+        })
+        .collect();
+    handles
+        .into_iter()
+        .map(|h| h.join().unwrap_or_default())
+        .max()
+        .unwrap_or_default()
+}
+
+fn threads(c: &mut Criterion) {
+    let mut g = c.benchmark_group("new, threads at once");
+    // One iteration is one id per thread: criterion's throughput is the total ids per second.
+    for (name, f) in peers() {
+        for threads in [1usize, 2] {
+            g.throughput(Throughput::Elements(threads as u64));
+            g.bench_function(format!("{name}, {threads} thread(s)"), |b| {
+                b.iter_custom(|iters| run_threads(f, threads, iters))
+            });
+        }
+    }
+    g.finish();
+}
+
+#[derive(Serialize, Deserialize)]
+struct WithOid {
+    id: ObjectId,
+    name: String,
+}
+
+#[derive(Serialize, Deserialize)]
+struct WithUuid {
+    id: uuid::Uuid,
+    name: String,
+}
+
+fn serde(c: &mut Criterion) {
+    let mut g = c.benchmark_group("serde_json");
+    g.throughput(Throughput::Elements(1));
+    let ours = WithOid {
+        id: oid_std::new(),
+        name: "a".to_owned(),
+    };
+    let theirs = WithUuid {
+        id: uuid::Uuid::new_v4(),
+        name: "a".to_owned(),
+    };
+    g.bench_function("to_string, oid_std ObjectId", |b| {
+        b.iter(|| black_box(serde_json::to_string(black_box(&ours))))
+    });
+    g.bench_function("to_string, uuid Uuid", |b| {
+        b.iter(|| black_box(serde_json::to_string(black_box(&theirs))))
+    });
+    let ours_json = serde_json::to_string(&ours).unwrap_or_default();
+    let theirs_json = serde_json::to_string(&theirs).unwrap_or_default();
+    g.bench_function("from_str, oid_std ObjectId", |b| {
+        b.iter(|| black_box(serde_json::from_str::<WithOid>(black_box(&ours_json)).is_ok()))
+    });
+    g.bench_function("from_str, uuid Uuid", |b| {
+        b.iter(|| black_box(serde_json::from_str::<WithUuid>(black_box(&theirs_json)).is_ok()))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, clocks, single, threads, serde);
+criterion_main!(benches);

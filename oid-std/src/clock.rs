@@ -42,9 +42,10 @@ impl Clock for SystemClock {
     }
 }
 
-/// A cheap seconds clock: on Linux and Android the kernel's `CLOCK_REALTIME_COARSE` (the same
-/// wall clock, updated once per scheduler tick, so at most a few milliseconds behind
-/// [`SystemClock`]); elsewhere the same as [`SystemClock`]. `None` before 1970.
+/// A cheap seconds clock: on 64-bit Linux and Android `time(2)`, which the vDSO answers
+/// without a system call from the kernel's coarse real-time clock (the same wall clock,
+/// updated once per scheduler tick, so at most a few milliseconds behind [`SystemClock`]);
+/// elsewhere the same as [`SystemClock`]. `None` before 1970.
 ///
 /// This is the clock of the process-wide generator behind [`new`](crate::new).
 ///

@@ -246,7 +246,10 @@ struct Local {
     /// The epoch, second and seed the block belongs to.
     epoch: Cell<u32>,
     secs: Cell<u32>,
-    random: Cell<[u8; 5]>,
+    /// Random bytes 0..4 as a big-endian word, and byte 4 in the top byte of the other word:
+    /// the id is then built from whole words (no byte-wise stores).
+    random_hi: Cell<u32>,
+    random_lo: Cell<u32>,
     weak: Cell<bool>,
     /// The next counter value and how many are left.
     next: Cell<u32>,
@@ -260,7 +263,8 @@ thread_local! {
         Local {
             epoch: Cell::new(0),
             secs: Cell::new(0),
-            random: Cell::new([0; 5]),
+            random_hi: Cell::new(0),
+            random_lo: Cell::new(0),
             weak: Cell::new(false),
             next: Cell::new(0),
             left: Cell::new(0),
@@ -295,7 +299,7 @@ pub(crate) fn next<M: Mode>(secs: Option<u64>) -> Result<ObjectId, M::Error> {
             let c = l.next.get();
             l.next.set(c.wrapping_add(1));
             l.left.set(left - 1);
-            Ok(ObjectId::from_parts(secs, l.random.get(), c))
+            Ok(make(secs, l.random_hi.get(), l.random_lo.get(), c))
         } else {
             refill::<M>(l, epoch, secs)
         }
@@ -322,6 +326,26 @@ fn clock_or_last<M: Mode>(secs: Option<u64>) -> Result<u32, M::Error> {
     }
 }
 
+/// The random value as two words for [`make`].
+#[inline]
+const fn pack(random: [u8; 5]) -> (u32, u32) {
+    (
+        u32::from_be_bytes([random[0], random[1], random[2], random[3]]),
+        (random[4] as u32) << 24,
+    )
+}
+
+/// `ObjectId::from_parts(secs, random, counter)` from whole words.
+#[inline(always)]
+fn make(secs: u32, random_hi: u32, random_lo: u32, counter: u32) -> ObjectId {
+    let head = ((u64::from(secs) << 32) | u64::from(random_hi)).to_be_bytes();
+    let tail = (random_lo | (counter & 0x00ff_ffff)).to_be_bytes();
+    ObjectId::from_bytes([
+        head[0], head[1], head[2], head[3], head[4], head[5], head[6], head[7], tail[0], tail[1],
+        tail[2], tail[3],
+    ])
+}
+
 /// Reserves a new block for this thread and returns its first id.
 #[cold]
 #[inline(never)]
@@ -342,7 +366,9 @@ fn refill<M: Mode>(l: &Local, epoch: u32, secs: u32) -> Result<ObjectId, M::Erro
     }
     l.epoch.set(epoch);
     l.secs.set(secs);
-    l.random.set(seed.random);
+    let (hi, lo) = pack(seed.random);
+    l.random_hi.set(hi);
+    l.random_lo.set(lo);
     l.weak.set(seed.weak);
     l.next.set(start.wrapping_add(1));
     l.left.set(size - 1);
@@ -446,6 +472,24 @@ mod tests {
         assert_eq!(
             next::<Strict>(Some(u64::from(u32::MAX))).map(|id| id.timestamp()),
             Ok(u32::MAX)
+        );
+    }
+
+    #[test]
+    fn make_matches_from_parts() {
+        let random = [0x3f, 0x2a, 0x91, 0xc8, 0xd4];
+        let (hi, lo) = pack(random);
+        for counter in [0, 12345, 0xff_ffff, 0x1ff_ffff, u32::MAX] {
+            for secs in [0, 1_700_000_000, u32::MAX] {
+                assert_eq!(
+                    make(secs, hi, lo, counter),
+                    ObjectId::from_parts(secs, random, counter)
+                );
+            }
+        }
+        assert_eq!(
+            make(1_700_000_000, hi, lo, 12345).to_hex(),
+            "6553f1003f2a91c8d4003039"
         );
     }
 

@@ -2,8 +2,9 @@
 //!
 //! * `pthread_atfork`: std has no fork hook, and checking `getpid()` per id would cost a system
 //!   call per id (see the `fork check` group of `cargo bench -p oid-std`).
-//! * `clock_gettime(CLOCK_REALTIME_COARSE)` on Linux: a seconds clock that costs a fraction of
-//!   `SystemTime::now()` (see the `clock` group of the same bench).
+//! * `time(NULL)` on 64-bit Linux: a seconds clock that costs a fraction of `SystemTime::now()`
+//!   and of `clock_gettime(CLOCK_REALTIME_COARSE)` (the `clock and fork check` group of the
+//!   same bench).
 //! * `gethostname` for the legacy machine id (feature `legacy`): std cannot read the host name.
 #![allow(unsafe_code)]
 
@@ -25,29 +26,33 @@ pub(crate) fn register_fork_handler(_child: extern "C" fn()) -> bool {
     true
 }
 
-/// Seconds since the Unix epoch from the kernel's coarse real-time clock (updated once per
-/// scheduler tick, a few milliseconds at most behind `CLOCK_REALTIME`), or `None` before 1970.
-#[cfg(any(target_os = "linux", target_os = "android"))]
+/// Seconds since the Unix epoch from `time(2)`, or `None` before 1970.
+///
+/// On Linux, `time()` answers from the vDSO without a system call: on x86-64 it is one load of
+/// the kernel's current real-time second, elsewhere glibc reads `CLOCK_REALTIME_COARSE`. Either
+/// way it is the coarse wall clock (updated once per scheduler tick, so at most a few
+/// milliseconds behind `CLOCK_REALTIME`). Measured in the `clock and fork check` group of
+/// `cargo bench -p oid-std`: several times cheaper than `clock_gettime(CLOCK_REALTIME_COARSE)`,
+/// which in turn is cheaper than `SystemTime::now()`. Only where `time_t` is 64 bits.
+#[cfg(all(
+    any(target_os = "linux", target_os = "android"),
+    target_pointer_width = "64"
+))]
 #[inline]
 pub(crate) fn coarse_unix_seconds() -> Option<u64> {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable `timespec` for the duration of the call, and
-    // `CLOCK_REALTIME_COARSE` is a clock id every Linux since 2.6.32 knows (on an older kernel
-    // the call fails with EINVAL and we fall back below).
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_REALTIME_COARSE, &mut ts) };
-    if rc == 0 {
-        u64::try_from(ts.tv_sec).ok()
-    } else {
-        crate::clock::system_unix_seconds()
-    }
+    // SAFETY: `time` accepts a null pointer (then it only returns the value), has no other
+    // preconditions and is thread-safe.
+    let secs = unsafe { libc::time(core::ptr::null_mut()) };
+    // Negative: before 1970 (or the error value -1, which is also "not a time after 1970").
+    u64::try_from(secs).ok()
 }
 
-/// Seconds since the Unix epoch, or `None` before 1970 (no coarse clock on this target: the
-/// system clock).
-#[cfg(not(any(target_os = "linux", target_os = "android")))]
+/// Seconds since the Unix epoch, or `None` before 1970 (no cheap clock known on this target:
+/// the system clock).
+#[cfg(not(all(
+    any(target_os = "linux", target_os = "android"),
+    target_pointer_width = "64"
+)))]
 #[inline]
 pub(crate) fn coarse_unix_seconds() -> Option<u64> {
     crate::clock::system_unix_seconds()

@@ -69,7 +69,9 @@ fn random(id: ObjectId) -> [u8; 5] {
 #[test]
 fn a_forked_child_gets_a_new_random_value_and_counter() {
     // 1. Fork before this process made any id: parent and child seed on their own.
-    let child = bytes_to_ids(&in_child(|| ids_to_bytes(&[oid_std::new(), oid_std::new()])));
+    let child = bytes_to_ids(&in_child(|| {
+        ids_to_bytes(&[oid_std::new(), oid_std::new()])
+    }));
     let parent = oid_std::new();
     assert_ne!(random(child[0]), random(parent));
     assert_eq!(random(child[0]), random(child[1]));
@@ -84,11 +86,23 @@ fn a_forked_child_gets_a_new_random_value_and_counter() {
         ids_to_bytes(&ids)
     }));
     let after: Vec<ObjectId> = (0..3).map(|_| oid_std::new()).collect();
-    assert_eq!(random(before), random(parent), "the parent keeps its random value");
+    assert_eq!(
+        random(before),
+        random(parent),
+        "the parent keeps its random value"
+    );
     assert_eq!(random(after[0]), random(before));
-    assert_ne!(random(child[0]), random(before), "the child has a new random value");
+    assert_ne!(
+        random(child[0]),
+        random(before),
+        "the child has a new random value"
+    );
     assert_eq!(random(child[0]), random(child[1]));
-    assert_ne!(random(child[2]), random(child[0]), "the grandchild has its own");
+    assert_ne!(
+        random(child[2]),
+        random(child[0]),
+        "the grandchild has its own"
+    );
     assert_ne!(random(child[2]), random(before));
     for c in &child {
         assert!(!after.contains(c) && *c != before);

@@ -9,9 +9,12 @@ use oid_std::prelude::*;
 /// Sort key that takes the 24-bit counter's wrap into account: ids of one thread increase in
 /// (timestamp, counter distance from the thread's first counter mod 2^24), as long as fewer
 /// than 2^24 counter values are used during the test.
-fn key(id: ObjectId, first_counter: u32) -> (u32, u32) {
+const fn key(id: ObjectId, first_counter: u32) -> (u32, u32) {
     let p = id.to_parts();
-    (p.timestamp, p.counter.wrapping_sub(first_counter) & 0xff_ffff)
+    (
+        p.timestamp,
+        p.counter.wrapping_sub(first_counter) & 0xff_ffff,
+    )
 }
 
 fn assert_increasing(ids: &[ObjectId]) {
@@ -67,7 +70,10 @@ fn many_short_lived_threads_make_unique_ids() {
         let handles: Vec<_> = (0..200)
             .map(|_| s.spawn(|| (0..20).map(|_| oid_std::new()).collect::<Vec<_>>()))
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
     });
     let unique: HashSet<ObjectId> = ids.iter().copied().collect();
     assert_eq!(unique.len(), 200 * 20);
