@@ -40,7 +40,7 @@ fn in_child(body: impl FnOnce() -> Vec<u8>) -> Vec<u8> {
     // SAFETY: as above, ownership of the read end moves into the File.
     let mut r = unsafe { File::from_raw_fd(fds[0]) };
     let mut out = Vec::new();
-    r.read_to_end(&mut out).unwrap();
+    assert!(r.read_to_end(&mut out).is_ok(), "reading the child's ids");
     let mut status = 0;
     // SAFETY: `pid` is our child and `status` a valid int.
     assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
@@ -58,11 +58,15 @@ fn ids_to_bytes(ids: &[ObjectId]) -> Vec<u8> {
 fn bytes_to_ids(bytes: &[u8]) -> Vec<ObjectId> {
     bytes
         .chunks_exact(12)
-        .map(|c| ObjectId::try_from(c).unwrap())
+        .map(|c| {
+            let mut bytes = [0u8; 12];
+            bytes.copy_from_slice(c);
+            ObjectId::from_bytes(bytes)
+        })
         .collect()
 }
 
-fn random(id: ObjectId) -> [u8; 5] {
+const fn random(id: ObjectId) -> [u8; 5] {
     id.to_parts().random
 }
 
