@@ -1,0 +1,69 @@
+//! `ObjectId::parse_str` (and `FromStr`, `TryFrom<&str>`, `is_valid`) on any UTF-8 input, and
+//! `TryFrom<&[u8]>` on any bytes: never panics, accepts exactly 24 ASCII hex digits, decodes
+//! them to the bytes a plain reference decoder gives, and explains every rejection truthfully.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use oid_core::ObjectId;
+
+/// The rule written out without oid-core.
+fn reference(s: &str) -> Option<[u8; 12]> {
+    if s.len() != 24 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let mut out = [0u8; 12];
+    for (k, o) in out.iter_mut().enumerate() {
+        *o = u8::from_str_radix(&s[2 * k..2 * k + 2], 16).ok()?;
+    }
+    Some(out)
+}
+
+fuzz_target!(|data: &[u8]| {
+    // Bytes: exactly 12 make an id.
+    match ObjectId::try_from(data) {
+        Ok(id) => assert_eq!(id.as_bytes().as_slice(), data),
+        Err(e) => {
+            assert_ne!(data.len(), 12);
+            assert_eq!(e.len(), data.len());
+        }
+    }
+
+    let Ok(s) = std::str::from_utf8(data) else {
+        return;
+    };
+    let parsed = ObjectId::parse_str(s);
+    assert_eq!(parsed.map(|id| id.bytes()).ok(), reference(s), "{s:?}");
+    assert_eq!(ObjectId::is_valid(s), parsed.is_ok());
+    assert_eq!(s.parse::<ObjectId>(), parsed);
+    assert_eq!(ObjectId::try_from(s), parsed);
+    match parsed {
+        Ok(id) => {
+            assert_eq!(*id.to_hex(), s.to_ascii_lowercase());
+            assert_eq!(*id.to_hex_upper(), s.to_ascii_uppercase());
+            assert_eq!(format!("{id}"), s.to_ascii_lowercase());
+            assert_eq!(format!("{id:X}"), s.to_ascii_uppercase());
+            assert_eq!(ObjectId::parse_str(&id.to_hex()), Ok(id));
+            assert_eq!(u32::from_be_bytes([id.bytes()[0], id.bytes()[1], id.bytes()[2], id.bytes()[3]]), id.timestamp());
+        }
+        Err(e) => {
+            let msg = e.to_string();
+            let chars = s.chars().count();
+            match (e.len(), e.invalid_char()) {
+                (Some(n), None) => {
+                    assert_eq!(n, chars);
+                    assert_ne!(n, 24);
+                    assert!(msg.starts_with("invalid length: expected 24 hex characters"), "{msg}");
+                }
+                (None, Some((c, i))) => {
+                    // 24 characters, and the first one that is not a hex digit is named.
+                    assert_eq!(chars, 24);
+                    assert_eq!(s.chars().nth(i), Some(c));
+                    assert!(!c.is_ascii_hexdigit());
+                    assert!(s.chars().take(i).all(|d| d.is_ascii_hexdigit()));
+                    assert!(msg.starts_with("invalid character"), "{msg}");
+                }
+                other => panic!("error with neither length nor character: {other:?} {msg}"),
+            }
+        }
+    }
+});
