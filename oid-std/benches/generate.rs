@@ -113,10 +113,27 @@ fn run_threads(f: fn(), threads: usize, iters: u64) -> Duration {
         .unwrap_or_default()
 }
 
+thread_local! {
+    static LOCAL_COUNTER: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+static SHARED_COUNTER: AtomicU32 = AtomicU32::new(0);
+
 fn threads(c: &mut Criterion) {
     let mut g = c.benchmark_group("new, threads at once");
+    // Two baselines: a thread-local counter shows how far two threads can scale on this
+    // machine at this moment (2.0x on two idle cores, less when other work takes a core); a
+    // shared relaxed fetch_add shows the collapse of one cache line bouncing between cores.
+    let baselines: [(&str, fn()); 2] = [
+        ("baseline: thread-local counter", || {
+            LOCAL_COUNTER.with(|c| c.set(black_box(c.get() + 1)));
+        }),
+        ("baseline: shared fetch_add", || {
+            black_box(SHARED_COUNTER.fetch_add(1, Ordering::Relaxed));
+        }),
+    ];
     // One iteration is one id per thread: criterion's throughput is the total ids per second.
-    for (name, f) in peers() {
+    for (name, f) in baselines.into_iter().chain(peers()) {
         for threads in [1usize, 2] {
             g.throughput(Throughput::Elements(threads as u64));
             g.bench_function(format!("{name}, {threads} thread(s)"), |b| {
@@ -130,13 +147,11 @@ fn threads(c: &mut Criterion) {
 #[derive(Serialize, Deserialize)]
 struct WithOid {
     id: ObjectId,
-    name: String,
 }
 
 #[derive(Serialize, Deserialize)]
 struct WithUuid {
     id: uuid::Uuid,
-    name: String,
 }
 
 fn serde(c: &mut Criterion) {
@@ -144,11 +159,9 @@ fn serde(c: &mut Criterion) {
     g.throughput(Throughput::Elements(1));
     let ours = WithOid {
         id: oid_std::new(),
-        name: "a".to_owned(),
     };
     let theirs = WithUuid {
         id: uuid::Uuid::new_v4(),
-        name: "a".to_owned(),
     };
     g.bench_function("to_string, oid_std ObjectId", |b| {
         b.iter(|| black_box(serde_json::to_string(black_box(&ours))))
