@@ -121,15 +121,19 @@ static SHARED_COUNTER: AtomicU32 = AtomicU32::new(0);
 
 fn threads(c: &mut Criterion) {
     let mut g = c.benchmark_group("new, threads at once");
-    // Two baselines: a thread-local counter shows how far two threads can scale on this
+    // Baselines: a thread-local counter shows how far two threads can scale on this
     // machine at this moment (2.0x on two idle cores, less when other work takes a core); a
     // shared relaxed fetch_add shows the collapse of one cache line bouncing between cores.
-    let baselines: [(&str, fn()); 2] = [
+    let baselines: [(&str, fn()); 3] = [
         ("baseline: thread-local counter", || {
             LOCAL_COUNTER.with(|c| c.set(black_box(c.get() + 1)));
         }),
         ("baseline: shared fetch_add", || {
             black_box(SHARED_COUNTER.fetch_add(1, Ordering::Relaxed));
+        }),
+        // The clock oid_std::new reads per id, alone.
+        ("baseline: CoarseClock", || {
+            black_box(CoarseClock.unix_seconds());
         }),
     ];
     // One iteration is one id per thread: criterion's throughput is the total ids per second.
@@ -157,9 +161,7 @@ struct WithUuid {
 fn serde(c: &mut Criterion) {
     let mut g = c.benchmark_group("serde_json");
     g.throughput(Throughput::Elements(1));
-    let ours = WithOid {
-        id: oid_std::new(),
-    };
+    let ours = WithOid { id: oid_std::new() };
     let theirs = WithUuid {
         id: uuid::Uuid::new_v4(),
     };
