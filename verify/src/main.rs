@@ -172,15 +172,17 @@ fn compare(args: &[String]) -> Result<String, String> {
     }
     if report.failures.is_empty() {
         let accepted = cases.iter().filter(|c| c.expect.is_some()).count();
+        let documented: usize = used.iter().sum();
         Ok(format!(
-            "{} cases ({accepted} ids, {} near misses): ours and {} agree on accept/reject, hex and timestamp{}",
+            "{} cases ({accepted} ids, {} near misses): ours and {} agree on accept/reject, hex and \
+             timestamp{}; {documented} answers differ as documented, none otherwise",
             cases.len(),
             cases.len() - accepted,
             names.join(" and "),
             if report.ordered.is_empty() {
                 ""
             } else {
-                ", and on order"
+                ", and pymongo on order"
             }
         ))
     } else {

@@ -131,6 +131,7 @@ pub(crate) fn ci() -> Result {
     nostd_steps(&mut r);
     r.step("web page: wasm + chromium", crate::web::build_and_test);
     crate::firmware::ci_steps(&mut r);
+    crate::verify::ci_steps(&mut r);
     r.finish()
 }
 

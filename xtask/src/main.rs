@@ -7,11 +7,17 @@
 //! cargo xtask web-test    # the page, then its end-to-end test in headless Chromium
 //! cargo xtask firmware    # oid-embedded's self-test firmware under QEMU (3 Cortex-M machines)
 //! cargo xtask size        # flash cost of generating and hex-formatting ids (thumbv6m, thumbv7em)
+//! cargo xtask diff        # differential test against pymongo and js-bson (see TESTING.md)
+//! cargo xtask fuzz [secs] # each cargo-fuzz target for secs seconds (default 12)
+//! cargo xtask miri        # oid-core's tests under Miri
+//! cargo xtask stress      # threads, forced counter wraps, forks under load
+//! cargo xtask features    # each library crate with each feature; oid-core in every combination
 //! ```
 
 mod ci;
 mod firmware;
 mod tidy;
+mod verify;
 mod web;
 
 use std::process::ExitCode;
@@ -31,6 +37,13 @@ commands:
            (lm3s6965evb), thumbv6m (microbit) and thumbv7em (mps2-an386)
   size     flash cost (text + rodata) of generating and hex-formatting ids on thumbv6m
            and thumbv7em: the size probe with and without them
+  diff     differential test: 10,000 ids from `oid new`, 10,000 from oid_std::new() and a
+           10,000-string corpus through our parser, pymongo and js-bson
+  fuzz [SECS]  build the cargo-fuzz targets, run each for SECS seconds (default 12)
+  miri     oid-core's unit and integration tests under Miri (nightly)
+  stress   8 threads x 1,000,000 ids, forced counter wraps, forks under load (release)
+  features each library crate alone with no feature and with each feature (tests), and
+           oid-core checked in every feature combination
 ";
 
 fn main() -> ExitCode {
@@ -46,6 +59,11 @@ fn main() -> ExitCode {
         "web-test" => web::web_test(),
         "firmware" => firmware::firmware(),
         "size" => firmware::size(),
+        "diff" => verify::diff(),
+        "fuzz" => verify::fuzz(args.get(1).map(String::as_str)),
+        "miri" => verify::miri(),
+        "stress" => verify::stress(),
+        "features" => verify::features(),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             return ExitCode::SUCCESS;
