@@ -57,7 +57,7 @@ impl Clock for SystemClock {
 ///
 /// let coarse = CoarseClock.unix_seconds().unwrap();
 /// let system = SystemClock.unix_seconds().unwrap();
-/// assert!(system - coarse <= 1);
+/// assert!(system.abs_diff(coarse) <= 1);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CoarseClock;

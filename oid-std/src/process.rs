@@ -71,15 +71,7 @@ struct Shared {
     last_secs: AtomicU32,
 }
 
-static SHARED: CacheLine<Shared> = CacheLine(Shared {
-    seeded: AtomicU64::new(NEVER),
-    seed: AtomicU64::new(0),
-    counter: AtomicU32::new(0),
-    legacy_counter: AtomicU32::new(0),
-    busy: AtomicBool::new(false),
-    hook: AtomicU8::new(HOOK_UNTRIED),
-    last_secs: AtomicU32::new(0),
-});
+static SHARED: CacheLine<Shared> = CacheLine(Shared::new());
 
 /// Runs in the child after `fork()`, where only the forking thread exists: every seed and
 /// block of the parent is now stale, and the seeding flag may have been copied while another
@@ -144,82 +136,101 @@ pub(crate) struct Seed {
     pub(crate) pid: u32,
 }
 
-/// Whether `seeded` belongs to this process: the epoch matches, and, only when the fork
-/// handler could not be registered, the process id too (a system call, but then blocks are
-/// one id long and this is the only fork check left).
-#[inline]
-fn is_current(seeded: u64, epoch: u32) -> bool {
-    seeded != NEVER
-        && (seeded >> 32) as u32 == epoch
-        && (SHARED.0.hook.load(Relaxed) == HOOK_OK || seeded as u32 == std::process::id())
-}
+impl Shared {
+    const fn new() -> Shared {
+        Shared {
+            seeded: AtomicU64::new(NEVER),
+            seed: AtomicU64::new(0),
+            counter: AtomicU32::new(0),
+            legacy_counter: AtomicU32::new(0),
+            busy: AtomicBool::new(false),
+            hook: AtomicU8::new(HOOK_UNTRIED),
+            last_secs: AtomicU32::new(0),
+        }
+    }
 
-/// The seed of `epoch`, drawing it first if needed.
-pub(crate) fn seed<M: Mode>(epoch: u32) -> Result<Seed, M::Error> {
-    let s = &SHARED.0;
-    loop {
-        let seeded = s.seeded.load(Acquire);
-        if is_current(seeded, epoch) {
-            let v = s.seed.load(Relaxed);
-            let weak = v & WEAK != 0;
-            if weak {
-                M::weak_seed()?;
+    /// Whether `seeded` belongs to this process: the epoch matches, and, only when the fork
+    /// handler could not be registered, the process id too (a system call, but then blocks
+    /// are one id long and this is the only fork check left).
+    #[inline]
+    fn is_current(&self, seeded: u64, epoch: u32) -> bool {
+        seeded != NEVER
+            && (seeded >> 32) as u32 == epoch
+            && (self.hook.load(Relaxed) == HOOK_OK || seeded as u32 == std::process::id())
+    }
+
+    /// The seed of `epoch`, drawing it from `entropy` first if needed.
+    fn seed<M: Mode>(&self, epoch: u32, entropy: &mut impl Entropy) -> Result<Seed, M::Error> {
+        loop {
+            let seeded = self.seeded.load(Acquire);
+            if self.is_current(seeded, epoch) {
+                let v = self.seed.load(Relaxed);
+                let weak = v & WEAK != 0;
+                if weak {
+                    M::weak_seed()?;
+                }
+                let b = v.to_be_bytes();
+                return Ok(Seed {
+                    random: [b[3], b[4], b[5], b[6], b[7]],
+                    weak,
+                    #[cfg(feature = "legacy")]
+                    pid: seeded as u32,
+                });
             }
-            let b = v.to_be_bytes();
-            return Ok(Seed {
-                random: [b[3], b[4], b[5], b[6], b[7]],
-                weak,
-                #[cfg(feature = "legacy")]
-                pid: seeded as u32,
-            });
+            if self
+                .busy
+                .compare_exchange(false, true, Acquire, Relaxed)
+                .is_ok()
+            {
+                let outcome = self.seed_locked::<M>(epoch, entropy);
+                self.busy.store(false, Release);
+                outcome?;
+            } else {
+                std::thread::yield_now();
+            }
         }
-        if s.busy
-            .compare_exchange(false, true, Acquire, Relaxed)
-            .is_ok()
-        {
-            let outcome = seed_locked::<M>(epoch);
-            s.busy.store(false, Release);
-            outcome?;
-        } else {
-            std::thread::yield_now();
+    }
+
+    /// Draws the seed of `epoch` while holding `busy`.
+    #[cold]
+    fn seed_locked<M: Mode>(&self, epoch: u32, entropy: &mut impl Entropy) -> Result<(), M::Error> {
+        if self.is_current(self.seeded.load(Acquire), epoch) {
+            return Ok(()); // someone else was quicker
         }
+        // Register the fork handler before the first seed exists, so no seed can be copied
+        // into a child unnoticed.
+        if self.hook.load(Relaxed) == HOOK_UNTRIED {
+            let ok = crate::sys::register_fork_handler(after_fork_in_child);
+            self.hook
+                .store(if ok { HOOK_OK } else { HOOK_FAILED }, Relaxed);
+        }
+        let mut buf = [0u8; 11];
+        let weak = match entropy.fill(&mut buf) {
+            Ok(()) => false,
+            Err(e) => {
+                M::no_entropy(e)?;
+                fallback_fill(&mut buf);
+                true
+            }
+        };
+        let random = u64::from_be_bytes([0, 0, 0, buf[0], buf[1], buf[2], buf[3], buf[4]]);
+        self.seed
+            .store(random | if weak { WEAK } else { 0 }, Relaxed);
+        self.counter
+            .store(u32::from_be_bytes([0, buf[5], buf[6], buf[7]]), Relaxed);
+        self.legacy_counter
+            .store(u32::from_be_bytes([0, buf[8], buf[9], buf[10]]), Relaxed);
+        self.seeded.store(
+            (u64::from(epoch) << 32) | u64::from(std::process::id()),
+            Release,
+        );
+        Ok(())
     }
 }
 
-/// Draws the seed of `epoch` while holding `busy`.
-#[cold]
-fn seed_locked<M: Mode>(epoch: u32) -> Result<(), M::Error> {
-    let s = &SHARED.0;
-    if is_current(s.seeded.load(Acquire), epoch) {
-        return Ok(()); // someone else was quicker
-    }
-    // Register the fork handler before the first seed exists, so no seed can be copied
-    // into a child unnoticed.
-    if s.hook.load(Relaxed) == HOOK_UNTRIED {
-        let ok = crate::sys::register_fork_handler(after_fork_in_child);
-        s.hook
-            .store(if ok { HOOK_OK } else { HOOK_FAILED }, Relaxed);
-    }
-    let mut buf = [0u8; 11];
-    let weak = match OsEntropy.fill(&mut buf) {
-        Ok(()) => false,
-        Err(e) => {
-            M::no_entropy(e)?;
-            fallback_fill(&mut buf);
-            true
-        }
-    };
-    let random = u64::from_be_bytes([0, 0, 0, buf[0], buf[1], buf[2], buf[3], buf[4]]);
-    s.seed.store(random | if weak { WEAK } else { 0 }, Relaxed);
-    s.counter
-        .store(u32::from_be_bytes([0, buf[5], buf[6], buf[7]]), Relaxed);
-    s.legacy_counter
-        .store(u32::from_be_bytes([0, buf[8], buf[9], buf[10]]), Relaxed);
-    s.seeded.store(
-        (u64::from(epoch) << 32) | u64::from(std::process::id()),
-        Release,
-    );
-    Ok(())
+/// The process's seed of `epoch`, drawing it from [`OsEntropy`] first if needed.
+pub(crate) fn seed<M: Mode>(epoch: u32) -> Result<Seed, M::Error> {
+    SHARED.0.seed::<M>(epoch, &mut OsEntropy)
 }
 
 /// The last resort when the OS random source fails and `new()` must still answer: a hash of
@@ -502,6 +513,61 @@ mod tests {
         fallback_fill(&mut b);
         assert_ne!(a, b);
         assert_ne!(a, [0; 11]);
+    }
+
+    struct Failing;
+    impl Entropy for Failing {
+        fn fill(&mut self, _: &mut [u8]) -> Result<(), EntropyError> {
+            Err(EntropyError::with_code("test source", 5))
+        }
+    }
+
+    /// A `Shared` of its own, with the fork handler taken as registered (or not), so tests do
+    /// not touch the process's generator.
+    fn shared(hook: u8) -> Shared {
+        let s = Shared::new();
+        s.hook.store(hook, Relaxed);
+        s
+    }
+
+    #[test]
+    fn entropy_failure_is_an_error_in_strict_mode_and_a_weak_seed_otherwise() {
+        let s = shared(HOOK_OK);
+        let err = s.seed::<Strict>(0, &mut Failing).unwrap_err();
+        assert_eq!(err, Error::from(EntropyError::with_code("test source", 5)));
+        assert_eq!(s.seeded.load(Relaxed), NEVER, "a failed try seeds nothing");
+        let weak = match s.seed::<Lenient>(0, &mut Failing) {
+            Ok(seed) => seed,
+            Err(never) => match never {},
+        };
+        assert!(weak.weak);
+        // The weak seed stays for this epoch; strict callers refuse it, even with a working
+        // source now.
+        assert_eq!(
+            s.seed::<Strict>(0, &mut OsEntropy).unwrap_err(),
+            Error::WEAK_SEED
+        );
+        // A new epoch (a forked child) draws a proper seed again.
+        let good = s.seed::<Strict>(1, &mut OsEntropy).unwrap();
+        assert!(!good.weak);
+        assert_ne!(good.random, weak.random);
+    }
+
+    #[test]
+    fn without_the_fork_handler_the_pid_decides() {
+        let s = shared(HOOK_FAILED);
+        let _ = s.seed::<Strict>(0, &mut OsEntropy).unwrap();
+        let seeded = s.seeded.load(Relaxed);
+        assert!(s.is_current(seeded, 0));
+        // The same epoch but another process id: stale, as in a child whose fork ran no handler.
+        let other_pid = (seeded & !0xffff_ffff) | u64::from(std::process::id().wrapping_add(1));
+        assert!(!s.is_current(other_pid, 0));
+        let with_hook = shared(HOOK_OK);
+        assert!(
+            with_hook.is_current(other_pid, 0),
+            "with the handler the epoch decides"
+        );
+        assert!(!with_hook.is_current(other_pid, 1));
     }
 
     #[test]
