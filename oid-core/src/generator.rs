@@ -110,6 +110,13 @@ impl ManualClock {
     const UNSET: u64 = u64::MAX;
 
     /// A clock that does not know the time until [`set`](Self::set).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{Clock, ManualClock};
+    /// assert_eq!(ManualClock::new().unix_seconds(), None);
+    /// ```
     pub const fn new() -> ManualClock {
         ManualClock {
             secs: core::sync::atomic::AtomicU64::new(Self::UNSET),
@@ -139,12 +146,33 @@ impl ManualClock {
     }
 
     /// Sets the time (`u64::MAX` is taken as `u64::MAX - 1`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{Clock, ManualClock};
+    /// let clock = ManualClock::new();
+    /// clock.set(42);
+    /// assert_eq!(clock.unix_seconds(), Some(42));
+    /// ```
     pub fn set(&self, secs: u64) {
         self.secs
             .store(Self::clamp(secs), core::sync::atomic::Ordering::Relaxed);
     }
 
     /// Moves a set clock forward by `secs` (saturating); an unset clock stays unset.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{Clock, ManualClock};
+    /// let clock = ManualClock::at(10);
+    /// clock.advance(5);
+    /// assert_eq!(clock.unix_seconds(), Some(15));
+    /// let unset = ManualClock::new();
+    /// unset.advance(5);
+    /// assert_eq!(unset.unix_seconds(), None);
+    /// ```
     pub fn advance(&self, secs: u64) {
         let _ = self.secs.fetch_update(
             core::sync::atomic::Ordering::Relaxed,
@@ -154,6 +182,15 @@ impl ManualClock {
     }
 
     /// Forgets the time: the clock answers `None` again.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{Clock, ManualClock};
+    /// let clock = ManualClock::at(10);
+    /// clock.unset();
+    /// assert_eq!(clock.unix_seconds(), None);
+    /// ```
     pub fn unset(&self) {
         self.secs
             .store(Self::UNSET, core::sync::atomic::Ordering::Relaxed);
@@ -241,12 +278,26 @@ pub struct EntropyError {
 
 impl EntropyError {
     /// An error with a short lowercase reason.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let err = oid_core::EntropyError::new("rng not ready");
+    /// assert_eq!(err.reason(), "rng not ready");
+    /// ```
     pub const fn new(reason: &'static str) -> EntropyError {
         EntropyError { reason, code: None }
     }
 
     /// An error with a reason and a numeric code from the underlying source (an `errno`, a
     /// driver status).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let err = oid_core::EntropyError::with_code("getrandom", 5);
+    /// assert_eq!((err.reason(), err.code()), ("getrandom", Some(5)));
+    /// ```
     pub const fn with_code(reason: &'static str, code: i32) -> EntropyError {
         EntropyError {
             reason,
@@ -458,6 +509,14 @@ impl<C: Clock> Generator<C> {
     }
 
     /// The clock this generator reads.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{FixedClock, Generator};
+    /// let generator = Generator::from_seed(FixedClock::at(7), [0; 5], 0);
+    /// assert_eq!(generator.clock(), &FixedClock::at(7));
+    /// ```
     pub const fn clock(&self) -> &C {
         &self.clock
     }
@@ -491,6 +550,23 @@ impl<C: Clock> Generator<C> {
     /// # Errors
     ///
     /// The entropy source's error; the generator is left unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{Entropy, EntropyError, FixedClock, Generator};
+    /// struct Sevens;
+    /// impl Entropy for Sevens {
+    ///     fn fill(&mut self, dest: &mut [u8]) -> Result<(), EntropyError> {
+    ///         dest.fill(7);
+    ///         Ok(())
+    ///     }
+    /// }
+    /// let generator = Generator::from_seed(FixedClock::at(0), [0; 5], 0);
+    /// generator.reseed_from(&mut Sevens)?;
+    /// assert_eq!(generator.random(), [7; 5]);
+    /// # Ok::<(), EntropyError>(())
+    /// ```
     pub fn reseed_from(&self, entropy: &mut impl Entropy) -> Result<(), EntropyError> {
         let (random, counter) = seed_from(entropy)?;
         self.reseed(random, counter);
@@ -608,6 +684,19 @@ impl<C: Clock> Generator<C> {
     /// # Errors
     ///
     /// [`GenerateError`] when the clock answers `None`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{FixedClock, Generator, ObjectId};
+    /// let mut ids = [ObjectId::MIN; 3];
+    /// let unset = Generator::from_seed(FixedClock::UNSET, [0; 5], 0);
+    /// assert!(unset.try_fill(&mut ids).is_err());
+    /// let generator = Generator::from_seed(FixedClock::at(1_700_000_000), [0; 5], 0);
+    /// generator.try_fill(&mut ids)?;
+    /// assert_eq!(ids[2].to_parts().counter, 2);
+    /// # Ok::<(), oid_core::GenerateError>(())
+    /// ```
     pub fn try_fill(&self, out: &mut [ObjectId]) -> Result<(), GenerateError> {
         let secs = self.read_clock().ok_or(GenerateError::CLOCK_UNAVAILABLE)?;
         self.fill_at(secs, out);
