@@ -170,8 +170,9 @@ fn fuzz_step(sh: &Shell, secs: u64) -> Result {
     let target = target_dir();
     let fuzz_target_dir = target.join("fuzz");
     // Safe Rust only in what is fuzzed: no sanitizer (faster to build and run); debug
-    // assertions and overflow checks on.
-    let flags = ["-s", "none", "-a", "--target-dir"];
+    // assertions and overflow checks on; 16 codegen units (cargo-fuzz's default is 1: about
+    // 20% longer to build here, for a similar number of executions in a short run).
+    let flags = ["-s", "none", "-a", "--codegen-units", "16", "--target-dir"];
     run(cmd!(
         sh,
         "cargo +nightly fuzz build {flags...} {fuzz_target_dir}"
