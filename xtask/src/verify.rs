@@ -151,7 +151,7 @@ fn ensure_nightly(sh: &Shell) -> Result {
 }
 
 /// Builds every fuzz target once, then runs each for `secs` seconds from its committed seeds
-/// (fuzz/corpus/<target>, read only) plus a working corpus kept in the target directory.
+/// (`fuzz/corpus/<target>`, read only) plus a working corpus kept in the target directory.
 fn fuzz_step(sh: &Shell, secs: u64) -> Result {
     ensure_nightly(sh)?;
     run(cmd!(sh, "bash .ci/provision.d/40-verify.sh fuzz"))?;
