@@ -242,6 +242,9 @@ pub(crate) fn fork_under_load(children: usize, per_child: usize) -> Result<Strin
 
     let parent_random = random(&oid_std::new().bytes());
     let stop = AtomicBool::new(false);
+    // Workers count themselves in after their first burst, so the forks happen under load even
+    // when forking is quick (small runs) and the threads are slow to be scheduled.
+    let started_workers = std::sync::atomic::AtomicUsize::new(0);
     let mut all: Vec<[u8; 12]> = Vec::new();
     let mut randoms: Vec<[u8; 5]> = vec![parent_random];
     let mut main_ids: Vec<[u8; 12]> = Vec::new();
@@ -250,15 +253,22 @@ pub(crate) fn fork_under_load(children: usize, per_child: usize) -> Result<Strin
         let handles: Vec<_> = (0..4)
             .map(|_| {
                 let stop = &stop;
+                let started_workers = &started_workers;
                 s.spawn(move || {
                     // Paced to WORKER_RATE ids per second in bursts of 16, spinning in
                     // between: the threads stay busy, and the process stays far below the
                     // format's 2^24 ids per second (beyond which repeats are expected).
                     let start = Instant::now();
                     let mut v = Vec::with_capacity(1 << 20);
-                    while !stop.load(Ordering::Relaxed) {
+                    loop {
                         for _ in 0..16 {
                             v.push(oid_std::new().bytes());
+                        }
+                        if v.len() == 16 {
+                            started_workers.fetch_add(1, Ordering::Relaxed);
+                        }
+                        if stop.load(Ordering::Relaxed) {
+                            break;
                         }
                         let due = v.len() as f64 / WORKER_RATE;
                         while start.elapsed().as_secs_f64() < due {
@@ -269,6 +279,12 @@ pub(crate) fn fork_under_load(children: usize, per_child: usize) -> Result<Strin
                 })
             })
             .collect();
+        let waiting = Instant::now();
+        while started_workers.load(Ordering::Relaxed) < 4
+            && waiting.elapsed() < std::time::Duration::from_secs(10)
+        {
+            std::thread::yield_now();
+        }
         let started = Instant::now();
         let result = (|| -> Result {
             for _ in 0..children {
@@ -427,6 +443,7 @@ mod tests {
     fn small_runs_pass() {
         assert!(threads(3, 2000).is_ok());
         #[cfg(unix)]
-        assert!(fork_under_load(2, 100).is_ok());
+        let r = fork_under_load(2, 100);
+        assert!(r.is_ok(), "{r:?}");
     }
 }
