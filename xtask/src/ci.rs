@@ -79,6 +79,17 @@ pub(crate) fn project_root() -> std::path::PathBuf {
     dir.parent().unwrap_or(dir).to_path_buf()
 }
 
+/// Where cargo puts build output: `CARGO_TARGET_DIR` (relative to the project root when
+/// relative) or `target/` under the root.
+pub(crate) fn cargo_target_dir() -> std::path::PathBuf {
+    let root = project_root();
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(d) if std::path::Path::new(&d).is_relative() => root.join(d),
+        Some(d) => std::path::PathBuf::from(d),
+        None => root.join("target"),
+    }
+}
+
 /// Adds the rustup targets that are missing (`RUSTUP_AUTO_INSTALL=0` means a toolchain file
 /// alone installs nothing).
 pub(crate) fn ensure_targets(sh: &Shell, targets: &[&str]) -> Result {
@@ -98,7 +109,8 @@ pub(crate) fn ensure_targets(sh: &Shell, targets: &[&str]) -> Result {
     Ok(())
 }
 
-fn run(c: xshell::Cmd<'_>) -> Result {
+/// Runs a command, turning its failure into this module's error.
+pub(crate) fn run(c: xshell::Cmd<'_>) -> Result {
     c.run().map_err(|e| e.to_string())
 }
 

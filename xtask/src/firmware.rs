@@ -212,15 +212,10 @@ fn build(sh: &Shell, target: &str, bin: &str, features: &str) -> Result<PathBuf>
     )
     .run()
     .map_err(|e| e.to_string())?;
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| project_root().join("target"));
-    let target_dir = if target_dir.is_relative() {
-        project_root().join(target_dir)
-    } else {
-        target_dir
-    };
-    Ok(target_dir.join(target).join(PROFILE).join(bin))
+    Ok(crate::ci::cargo_target_dir()
+        .join(target)
+        .join(PROFILE)
+        .join(bin))
 }
 
 /// A working `qemu-system-arm`: the one unpacked in `target/qemu`, else one on `PATH`, else

@@ -2,12 +2,12 @@
 //! js-bson, fuzzing, Miri, stress, and feature combinations. Each is a command of its own and
 //! a step of `cargo xtask ci`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use xshell::{Shell, cmd};
 
-use crate::ci::{Result, Runner, project_root};
+use crate::ci::{Result, Runner, cargo_target_dir, project_root, run};
 
 /// Seconds per fuzz target in CI; `cargo xtask fuzz SECS` runs longer.
 pub(crate) const CI_FUZZ_SECS: u64 = 12;
@@ -23,20 +23,6 @@ const MIRI_SKIP: &[(&str, &str)] = &[(
     "fmt::tests::every_byte_value_encodes_like_core_fmt",
     "3,072 `format!` calls: about 100 s under Miri; it runs natively in every test step",
 )];
-
-fn run(c: xshell::Cmd<'_>) -> Result {
-    c.run().map_err(|e| e.to_string())
-}
-
-/// Where cargo puts build output: `CARGO_TARGET_DIR` (relative to the root) or `target/`.
-fn target_dir() -> PathBuf {
-    let root = project_root();
-    match std::env::var_os("CARGO_TARGET_DIR") {
-        Some(d) if Path::new(&d).is_relative() => root.join(d),
-        Some(d) => PathBuf::from(d),
-        None => root.join("target"),
-    }
-}
 
 /// Adds every verification step to `r`.
 pub(crate) fn ci_steps(r: &mut Runner) {
@@ -101,7 +87,7 @@ pub(crate) fn features() -> Result {
 fn diff_step(sh: &Shell) -> Result {
     run(cmd!(sh, "bash .ci/provision.d/40-verify.sh peers"))?;
     run(cmd!(sh, "cargo build -p oid-cli -p oid-verify"))?;
-    let target = target_dir();
+    let target = cargo_target_dir();
     let bin = target.join("debug");
     let out = target.join("verify");
     sh.create_dir(&out).map_err(|e| e.to_string())?;
@@ -167,7 +153,7 @@ fn fuzz_step(sh: &Shell, secs: u64) -> Result {
             "fuzz targets {listed:?} differ from the list in xtask/src/verify.rs"
         ));
     }
-    let target = target_dir();
+    let target = cargo_target_dir();
     let fuzz_target_dir = target.join("fuzz");
     // Safe Rust only in what is fuzzed: no sanitizer (faster to build and run); debug
     // assertions and overflow checks on; 16 codegen units (cargo-fuzz's default is 1: about
@@ -256,7 +242,7 @@ fn miri_step(sh: &Shell) -> Result {
 /// The stress checks in release mode, each in a process of its own.
 fn stress_step(sh: &Shell) -> Result {
     run(cmd!(sh, "cargo build --release -p oid-verify"))?;
-    let verify = target_dir().join("release").join("oid-verify");
+    let verify = cargo_target_dir().join("release").join("oid-verify");
     let mut failures = Vec::new();
     for check in ["stress", "wrap", "fork"] {
         if let Err(e) = run(cmd!(sh, "{verify} {check}")) {

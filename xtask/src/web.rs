@@ -52,10 +52,10 @@ fn build(sh: &Shell) -> Result<PathBuf> {
     )
     .run()
     .map_err(|e| e.to_string())?;
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| project_root().join("target"));
-    let wasm = target_dir.join(TARGET).join("web").join("oid_web.wasm");
+    let wasm = crate::ci::cargo_target_dir()
+        .join(TARGET)
+        .join("web")
+        .join("oid_web.wasm");
     let out = out_dir();
     if out.exists() {
         std::fs::remove_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
