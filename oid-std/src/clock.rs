@@ -1,6 +1,6 @@
 //! Clocks backed by the operating system.
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use oid_core::Clock;
 
@@ -13,16 +13,59 @@ pub(crate) fn system_unix_seconds() -> Option<u64> {
         .map(|d| d.as_secs())
 }
 
+/// Sleeps until a clock whose current fraction of a second is `subsec_nanos` reaches its next
+/// second (a whole second when the fraction is unknown).
+fn sleep_until_next_second(subsec_nanos: Option<u32>) {
+    let left = subsec_nanos.map_or(1_000_000_000, |n| 1_000_000_000u32.saturating_sub(n));
+    std::thread::sleep(Duration::from_nanos(u64::from(left.max(1))));
+}
+
+/// Seconds from the coarse clock: `time(2)` on 64-bit Linux and Android, else the system clock.
+#[inline]
+fn coarse_unix_seconds() -> Option<u64> {
+    #[cfg(all(
+        any(target_os = "linux", target_os = "android"),
+        target_pointer_width = "64"
+    ))]
+    return crate::sys::time_seconds();
+    #[cfg(not(all(
+        any(target_os = "linux", target_os = "android"),
+        target_pointer_width = "64"
+    )))]
+    return system_unix_seconds();
+}
+
+/// The fraction of a second of the clock [`coarse_unix_seconds`] follows.
+fn coarse_subsec_nanos() -> Option<u32> {
+    #[cfg(all(
+        any(target_os = "linux", target_os = "android"),
+        target_pointer_width = "64"
+    ))]
+    return crate::sys::coarse_subsec_nanos();
+    #[cfg(not(all(
+        any(target_os = "linux", target_os = "android"),
+        target_pointer_width = "64"
+    )))]
+    return system_subsec_nanos();
+}
+
+fn system_subsec_nanos() -> Option<u32> {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .ok()
+        .map(|d| d.subsec_nanos())
+}
+
 /// The wall clock ([`SystemTime::now`]): whole seconds since the Unix epoch, `None` when the
 /// system clock is set before 1970.
 ///
-/// Use it with [`oid_core::Generator`] when you want a generator of your own; the process-wide
+/// Use it with [`Generator`](crate::Generator) when you want a generator of your own; the process-wide
 /// generator behind [`new`](crate::new) reads the cheaper [`CoarseClock`].
 ///
 /// # Examples
 ///
 /// ```
-/// use oid_core::{Clock, Generator};
+/// use oid_std::{Clock, Generator};
 /// use oid_std::{OsEntropy, SystemClock};
 ///
 /// let now = SystemClock.unix_seconds().unwrap();
@@ -30,7 +73,11 @@ pub(crate) fn system_unix_seconds() -> Option<u64> {
 ///
 /// let generator = Generator::from_entropy(SystemClock, &mut OsEntropy)?;
 /// assert!(u64::from(generator.next().timestamp()) >= now);
-/// # Ok::<(), oid_core::EntropyError>(())
+///
+/// // What a generator calls when a second's 2^24 ids are spent: sleeps until the next second.
+/// SystemClock.wait();
+/// assert!(SystemClock.unix_seconds().unwrap() > now);
+/// # Ok::<(), oid_std::EntropyError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SystemClock;
@@ -39,6 +86,11 @@ impl Clock for SystemClock {
     #[inline]
     fn unix_seconds(&self) -> Option<u64> {
         system_unix_seconds()
+    }
+
+    /// Sleeps until the system clock's next second (a whole second before 1970).
+    fn wait(&self) {
+        sleep_until_next_second(system_subsec_nanos());
     }
 }
 
@@ -52,12 +104,19 @@ impl Clock for SystemClock {
 /// # Examples
 ///
 /// ```
-/// use oid_core::Clock;
+/// use oid_std::Clock;
 /// use oid_std::{CoarseClock, SystemClock};
 ///
 /// let coarse = CoarseClock.unix_seconds().unwrap();
 /// let system = SystemClock.unix_seconds().unwrap();
 /// assert!(system.abs_diff(coarse) <= 1);
+///
+/// // Sleeps (no busy loop) until the next second; at most a tick late.
+/// CoarseClock.wait();
+/// while CoarseClock.unix_seconds().unwrap() == coarse {
+///     CoarseClock.wait();
+/// }
+/// assert!(CoarseClock.unix_seconds().unwrap() > coarse);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CoarseClock;
@@ -65,7 +124,15 @@ pub struct CoarseClock;
 impl Clock for CoarseClock {
     #[inline]
     fn unix_seconds(&self) -> Option<u64> {
-        crate::sys::coarse_unix_seconds()
+        coarse_unix_seconds()
+    }
+
+    /// Sleeps until this clock's next second: the rest of the current second of
+    /// `CLOCK_REALTIME_COARSE` on Linux (it then shows the new second within a scheduler tick;
+    /// the caller reads again and, if needed, sleeps the few milliseconds left), of the system
+    /// clock elsewhere.
+    fn wait(&self) {
+        sleep_until_next_second(coarse_subsec_nanos());
     }
 }
 
@@ -83,5 +150,28 @@ mod tests {
             before.saturating_sub(1) <= coarse && coarse <= after,
             "{before} {coarse} {after}"
         );
+    }
+
+    #[test]
+    fn wait_sleeps_to_the_next_second_and_not_much_longer() {
+        for clock in [&CoarseClock as &dyn Clock, &SystemClock] {
+            let mut s0 = clock.unix_seconds().unwrap();
+            // Start just after a second began, so the wait is most of a second.
+            while clock.unix_seconds().unwrap() == s0 {
+                clock.wait();
+            }
+            s0 = clock.unix_seconds().unwrap();
+            let start = std::time::Instant::now();
+            let mut waits = 0;
+            while clock.unix_seconds().unwrap() == s0 {
+                clock.wait();
+                waits += 1;
+            }
+            let took = start.elapsed();
+            // A hot spin would make thousands of calls; a sleep needs one, plus a few for the
+            // coarse clock's tick.
+            assert!((1..=20).contains(&waits), "{waits} waits");
+            assert!(took < Duration::from_millis(1500), "{took:?}");
+        }
     }
 }

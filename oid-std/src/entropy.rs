@@ -9,7 +9,7 @@ use oid_core::{Entropy, EntropyError};
 /// # Examples
 ///
 /// ```
-/// use oid_core::{Entropy, Generator};
+/// use oid_std::{Entropy, Generator};
 /// use oid_std::{OsEntropy, SystemClock};
 ///
 /// let mut a = [0u8; 16];
@@ -20,7 +20,7 @@ use oid_core::{Entropy, EntropyError};
 ///
 /// let generator = Generator::from_entropy(SystemClock, &mut OsEntropy)?;
 /// let _id = generator.next();
-/// # Ok::<(), oid_core::EntropyError>(())
+/// # Ok::<(), oid_std::EntropyError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct OsEntropy;

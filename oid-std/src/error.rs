@@ -2,131 +2,125 @@
 
 use core::fmt;
 
-use oid_core::{EntropyError, GenerateError};
+use oid_core::{EntropyError, ErrorKind, GenerateError};
 
 /// Why an id could not be made, or a time has no ObjectId timestamp.
 ///
-/// Opaque: ask it with [`is_clock`](Error::is_clock), [`is_entropy`](Error::is_entropy) and
-/// [`is_out_of_range`](Error::is_out_of_range); [`source`](std::error::Error::source) gives the
-/// underlying `oid_core` error where there is one. Messages are short and lowercase.
+/// Opaque: [`kind`](Error::kind) says what went wrong, in the workspace's shared vocabulary
+/// ([`ErrorKind`]); [`entropy`](Error::entropy) (and [`source`](std::error::Error::source))
+/// give the OS random source's error where there is one. Messages start with
+/// [`ErrorKind::as_str`] and are lowercase.
+///
+/// | kind | when |
+/// |---|---|
+/// | [`ErrorKind::ClockUnavailable`] | `try_new`: the system clock is before 1970 or cannot be read |
+/// | [`ErrorKind::EntropyFailed`] | `try_new`: the OS random source failed when the process had to draw its random value |
+/// | [`ErrorKind::WeakSeed`] | `try_new`: an earlier `new()` drew the random value from the fallback mix because the OS random source failed |
+/// | [`ErrorKind::CapacityExhausted`] | `try_new`: this second's 2^24 ids are spent |
+/// | [`ErrorKind::ClockOutOfRange`] | `min_for_time`, `max_for_time`, `UnixTime::to_oid_timestamp`: a time before 1970 or after 2106-02-07T06:28:15Z |
 ///
 /// # Examples
 ///
 /// ```
 /// use std::time::{Duration, UNIX_EPOCH};
+/// use oid_std::ErrorKind;
 /// use oid_std::prelude::*;
 ///
 /// let err = ObjectId::min_for_time(UNIX_EPOCH - Duration::from_secs(1)).unwrap_err();
-/// assert!(err.is_out_of_range());
+/// assert_eq!(err.kind(), ErrorKind::ClockOutOfRange);
 /// assert_eq!(
 ///     err.to_string(),
-///     "time out of range: ObjectId timestamps cover 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z"
+///     "clock time out of range: ObjectId timestamps cover 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z"
 /// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Error(Kind);
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Kind {
-    /// The clock is before 1970 or cannot be read.
-    Clock(GenerateError),
-    /// The operating system's random source failed.
-    Entropy(EntropyError),
-    /// The process generator was seeded by `new()` from the fallback mix, because the OS
-    /// random source failed; `try_new` does not hand out such ids.
-    WeakSeed,
-    /// A time before 1970 or after 2106-02-07T06:28:15Z.
-    OutOfRange,
+pub struct Error {
+    kind: ErrorKind,
+    entropy: Option<EntropyError>,
 }
 
 impl Error {
-    pub(crate) const CLOCK: Error = Error(Kind::Clock(GenerateError::CLOCK_UNAVAILABLE));
-    pub(crate) const WEAK_SEED: Error = Error(Kind::WeakSeed);
-    pub(crate) const OUT_OF_RANGE: Error = Error(Kind::OutOfRange);
+    pub(crate) const CLOCK_UNAVAILABLE: Error = Error::of(ErrorKind::ClockUnavailable);
+    pub(crate) const WEAK_SEED: Error = Error::of(ErrorKind::WeakSeed);
+    pub(crate) const CAPACITY_EXHAUSTED: Error = Error::of(ErrorKind::CapacityExhausted);
+    pub(crate) const OUT_OF_RANGE: Error = Error::of(ErrorKind::ClockOutOfRange);
 
-    /// The clock was before 1970 or could not be read.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use oid_std::Error;
-    /// let err = Error::from(oid_core::GenerateError::CLOCK_UNAVAILABLE);
-    /// assert!(err.is_clock());
-    /// assert!(!err.is_entropy());
-    /// ```
-    pub const fn is_clock(&self) -> bool {
-        matches!(self.0, Kind::Clock(_))
+    const fn of(kind: ErrorKind) -> Error {
+        Error {
+            kind,
+            entropy: None,
+        }
     }
 
-    /// The operating system's random source failed (now, or when the process generator was
-    /// seeded).
+    /// What went wrong.
     ///
     /// # Examples
     ///
     /// ```
-    /// use oid_std::Error;
-    /// let err = Error::from(oid_core::EntropyError::with_code("getrandom", 38));
-    /// assert!(err.is_entropy());
+    /// use oid_std::{Error, ErrorKind, GenerateError};
+    /// let err = Error::from(GenerateError::CAPACITY_EXHAUSTED);
+    /// assert_eq!(err.kind(), ErrorKind::CapacityExhausted);
+    /// assert_eq!(err.to_string(), "counter exhausted for this second");
+    /// ```
+    pub const fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The OS random source's error, when that is what failed
+    /// ([`ErrorKind::EntropyFailed`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_std::{EntropyError, Error, ErrorKind};
+    /// let err = Error::from(EntropyError::with_code("getrandom", 38));
+    /// assert_eq!(err.kind(), ErrorKind::EntropyFailed);
+    /// assert_eq!(err.entropy().and_then(|e| e.code()), Some(38));
     /// assert_eq!(err.to_string(), "entropy source failed: getrandom (code 38)");
     /// ```
-    pub const fn is_entropy(&self) -> bool {
-        matches!(self.0, Kind::Entropy(_) | Kind::WeakSeed)
-    }
-
-    /// A time outside what the 4-byte unsigned timestamp holds (1970-01-01T00:00:00Z to
-    /// 2106-02-07T06:28:15Z).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use std::time::{Duration, UNIX_EPOCH};
-    /// use oid_std::prelude::*;
-    /// let t = UNIX_EPOCH + Duration::from_secs(1 << 32);
-    /// assert!(ObjectId::max_for_time(t).unwrap_err().is_out_of_range());
-    /// ```
-    pub const fn is_out_of_range(&self) -> bool {
-        matches!(self.0, Kind::OutOfRange)
+    pub const fn entropy(&self) -> Option<EntropyError> {
+        self.entropy
     }
 }
 
 impl From<GenerateError> for Error {
     fn from(e: GenerateError) -> Self {
-        Error(Kind::Clock(e))
+        Error::of(e.kind())
     }
 }
 
 impl From<EntropyError> for Error {
     fn from(e: EntropyError) -> Self {
-        Error(Kind::Entropy(e))
+        Error {
+            kind: e.kind(),
+            entropy: Some(e),
+        }
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.0 {
-            Kind::Clock(_) => f.write_str(
-                "clock time not available: the system clock is before 1970 or cannot be read",
+        if let Some(e) = &self.entropy {
+            return fmt::Display::fmt(e, f); // "entropy source failed: <reason> (code n)"
+        }
+        f.write_str(self.kind.as_str())?;
+        match self.kind {
+            ErrorKind::ClockUnavailable => {
+                f.write_str(": the system clock is before 1970 or cannot be read")
+            }
+            ErrorKind::ClockOutOfRange => f.write_str(
+                ": ObjectId timestamps cover 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z",
             ),
-            Kind::Entropy(e) => fmt::Display::fmt(e, f),
-            Kind::WeakSeed => f.write_str(
-                "entropy source failed: the process generator was seeded from a fallback, not \
-                 from the os random source",
-            ),
-            Kind::OutOfRange => f.write_str(
-                "time out of range: ObjectId timestamps cover 1970-01-01T00:00:00Z to \
-                 2106-02-07T06:28:15Z",
-            ),
+            _ => Ok(()),
         }
     }
 }
 
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.0 {
-            Kind::Clock(e) => Some(e),
-            Kind::Entropy(e) => Some(e),
-            Kind::WeakSeed | Kind::OutOfRange => None,
-        }
+        self.entropy
+            .as_ref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
     }
 }
 
@@ -136,25 +130,32 @@ mod tests {
     use std::error::Error as _;
 
     #[test]
-    fn messages_and_sources() {
+    fn messages_start_with_the_kind_and_sources() {
+        for e in [
+            Error::CLOCK_UNAVAILABLE,
+            Error::WEAK_SEED,
+            Error::CAPACITY_EXHAUSTED,
+            Error::OUT_OF_RANGE,
+            Error::from(EntropyError::new("busy")),
+        ] {
+            assert!(e.to_string().starts_with(e.kind().as_str()), "{e}");
+        }
         assert_eq!(
-            Error::CLOCK.to_string(),
+            Error::CLOCK_UNAVAILABLE.to_string(),
             "clock time not available: the system clock is before 1970 or cannot be read"
         );
-        assert!(Error::CLOCK.source().is_some());
-        assert!(Error::WEAK_SEED.is_entropy());
-        assert!(Error::WEAK_SEED.source().is_none());
-        assert!(
-            Error::WEAK_SEED
-                .to_string()
-                .starts_with("entropy source failed: ")
-        );
-        assert!(!Error::OUT_OF_RANGE.is_clock());
+        assert!(Error::CLOCK_UNAVAILABLE.source().is_none());
+        assert_eq!(Error::WEAK_SEED.kind(), ErrorKind::WeakSeed);
+        assert!(Error::WEAK_SEED.entropy().is_none());
         let e = Error::from(EntropyError::new("busy"));
         assert_eq!(e.to_string(), "entropy source failed: busy");
         assert_eq!(
             e.source().map(|s| s.to_string()),
             Some("entropy source failed: busy".to_owned())
+        );
+        assert_eq!(
+            Error::from(GenerateError::CLOCK_UNAVAILABLE),
+            Error::CLOCK_UNAVAILABLE
         );
     }
 }

@@ -20,8 +20,8 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use md5::{Digest, Md5};
 use oid_core::ObjectId;
 
-use crate::Error;
 use crate::process::{Lenient, Strict};
+use crate::{CoarseClock, Error};
 
 /// The machine id, computed once (`u32::MAX` until then: machine ids are below 2^24).
 static MACHINE: AtomicU32 = AtomicU32::new(u32::MAX);
@@ -67,11 +67,13 @@ pub fn process_id() -> u16 {
 }
 
 /// A new id in the legacy layout: the coarse clock's second, [`machine_id`], [`process_id`]
-/// and a process-wide counter with a random start. Never fails and never panics (a failing
-/// clock or random source is handled as in [`crate::new`]).
+/// and a process-wide counter with a random start. Never fails, never panics and never
+/// repeats an id (a failing clock or random source is handled as in [`crate::new`]).
 ///
-/// Unlike [`crate::new`], all threads share one counter (one atomic per id), as in the older
-/// drivers. A forked child gets its own process id and a new counter start.
+/// Unlike [`crate::new`], all threads share one counter (one compare-and-swap per id), as in
+/// the older drivers. The same capacity rule holds, for this counter on its own: at most 2^24
+/// ids per second; past that, it sleeps until the next second. A forked child (however it was
+/// forked) gets its own process id and a new counter start.
 ///
 /// # Examples
 ///
@@ -82,18 +84,17 @@ pub fn process_id() -> u16 {
 /// assert_eq!(a.to_legacy_parts().machine, b.to_legacy_parts().machine);
 /// ```
 pub fn new() -> ObjectId {
-    match crate::process::next_legacy::<Lenient>(crate::sys::coarse_unix_seconds(), machine_id()) {
-        Ok(id) => id,
-        Err(never) => match never {},
-    }
+    let Ok(id) = crate::process::next_legacy::<Lenient, _>(&CoarseClock, machine_id());
+    id
 }
 
 /// A new id in the legacy layout, or why there is none.
 ///
 /// # Errors
 ///
-/// As [`crate::try_new`]: the clock is before 1970 or unreadable, or the OS random source
-/// failed (it seeds the counter).
+/// As [`crate::try_new`]: this second's 2^24 legacy ids are spent
+/// ([`ErrorKind::CapacityExhausted`](crate::ErrorKind::CapacityExhausted)), the clock is before
+/// 1970 or unreadable, or the OS random source failed (it draws the counter's start).
 ///
 /// # Examples
 ///
@@ -103,7 +104,7 @@ pub fn new() -> ObjectId {
 /// # Ok::<(), oid_std::Error>(())
 /// ```
 pub fn try_new() -> Result<ObjectId, Error> {
-    crate::process::next_legacy::<Strict>(crate::sys::coarse_unix_seconds(), machine_id())
+    crate::process::next_legacy::<Strict, _>(&CoarseClock, machine_id())
 }
 
 #[cfg(test)]

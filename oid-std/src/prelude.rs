@@ -18,19 +18,13 @@
 //! # Ok::<(), oid_std::Error>(())
 //! ```
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
-pub use crate::{Error, UnixTime};
-pub use oid_core::ObjectId;
+use crate::sealed::Sealed;
+use crate::unix_time::system_time_from;
+pub use crate::{Error, ObjectId, UnixTime};
 
-mod sealed {
-    #[allow(
-        unreachable_pub,
-        reason = "sealed trait pattern: nameable only inside this crate"
-    )]
-    pub trait Sealed {}
-    impl Sealed for oid_core::ObjectId {}
-}
+impl Sealed for ObjectId {}
 
 /// `std` conveniences on [`ObjectId`]: generation and conversions to and from time.
 ///
@@ -40,12 +34,12 @@ mod sealed {
 ///
 /// The 4-byte unsigned timestamp covers 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z.
 /// [`min_for_time`](ObjectIdExt::min_for_time) and [`max_for_time`](ObjectIdExt::max_for_time)
-/// return an error ([`Error::is_out_of_range`]) for a time outside that range rather than
+/// return an error (kind [`ClockOutOfRange`](crate::ErrorKind::ClockOutOfRange)) for a time outside that range rather than
 /// clamping it silently: a clamped bound would include ids of a second the caller did not ask
 /// for. Clamp yourself when that is what you want (e.g. `ObjectId::MIN` as the lower bound for
 /// times before 1970). Fractions of a second are dropped: the second containing the time is
 /// used. Nothing here panics.
-pub trait ObjectIdExt: sealed::Sealed + Sized {
+pub trait ObjectIdExt: Sealed + Sized {
     /// A new id from the process-wide generator: [`oid_std::new`](crate::new).
     ///
     /// # Examples
@@ -86,7 +80,7 @@ pub trait ObjectIdExt: sealed::Sealed + Sized {
     /// use oid_std::prelude::*;
     /// let id: ObjectId = "507f1f77bcf86cd799439011".parse()?;
     /// assert_eq!(id.generation_time(), UNIX_EPOCH + Duration::from_secs(1_350_508_407));
-    /// # Ok::<(), oid_core::ParseError>(())
+    /// # Ok::<(), oid_std::ParseError>(())
     /// ```
     fn generation_time(&self) -> SystemTime;
 
@@ -100,7 +94,7 @@ pub trait ObjectIdExt: sealed::Sealed + Sized {
     /// use oid_std::prelude::*;
     /// let id: ObjectId = "507f1f77bcf86cd799439011".parse()?;
     /// assert_eq!(id.generation_time_as::<SystemTime>(), id.generation_time());
-    /// # Ok::<(), oid_core::ParseError>(())
+    /// # Ok::<(), oid_std::ParseError>(())
     /// ```
     fn generation_time_as<T: UnixTime>(&self) -> T;
 
@@ -109,7 +103,7 @@ pub trait ObjectIdExt: sealed::Sealed + Sized {
     ///
     /// # Errors
     ///
-    /// [`Error::is_out_of_range`] for a time before 1970 or after 2106-02-07T06:28:15Z.
+    /// An [`Error`] of kind [`ClockOutOfRange`](crate::ErrorKind::ClockOutOfRange) for a time before 1970 or after 2106-02-07T06:28:15Z.
     ///
     /// # Examples
     ///
@@ -128,7 +122,7 @@ pub trait ObjectIdExt: sealed::Sealed + Sized {
     ///
     /// # Errors
     ///
-    /// [`Error::is_out_of_range`] for a time before 1970 or after 2106-02-07T06:28:15Z.
+    /// An [`Error`] of kind [`ClockOutOfRange`](crate::ErrorKind::ClockOutOfRange) for a time before 1970 or after 2106-02-07T06:28:15Z.
     ///
     /// # Examples
     ///
@@ -170,12 +164,4 @@ impl ObjectIdExt for ObjectId {
     fn max_for_time<T: UnixTime>(time: T) -> Result<ObjectId, Error> {
         time.to_oid_timestamp().map(ObjectId::max_for_timestamp)
     }
-}
-
-/// `UNIX_EPOCH + secs`, saturating where `SystemTime` cannot represent it.
-pub(crate) fn system_time_from(secs: u32) -> SystemTime {
-    UNIX_EPOCH
-        .checked_add(Duration::from_secs(u64::from(secs)))
-        .or_else(|| UNIX_EPOCH.checked_add(Duration::from_secs(i32::MAX as u64)))
-        .unwrap_or(UNIX_EPOCH)
 }

@@ -1,15 +1,96 @@
-//! The few calls into the C library (`unsafe`, each with its reason).
+//! The few calls into the C library (`unsafe`, each with its reason). A leaf: nothing here
+//! uses the rest of the crate.
 //!
-//! * `pthread_atfork`: std has no fork hook, and checking `getpid()` per id would cost a system
-//!   call per id (see the `fork check` group of `cargo bench -p oid-std`).
+//! * `mmap` + `madvise(MADV_WIPEONFORK)` (Linux, Android): a page the kernel zeroes in every
+//!   child, however it was made (`fork()`, `_Fork()`, `clone()` without `CLONE_VM`, the raw
+//!   system calls). std has no such thing.
+//! * `pthread_atfork` (other Unixes, and Linux kernels before 4.14): a fork hook, which only
+//!   the C library's `fork()` runs.
 //! * `time(NULL)` on 64-bit Linux: a seconds clock that costs a fraction of `SystemTime::now()`
-//!   and of `clock_gettime(CLOCK_REALTIME_COARSE)` (the `clock and fork check` group of the
-//!   same bench).
+//!   and of `clock_gettime(CLOCK_REALTIME_COARSE)` (the `clock and fork check` group of
+//!   `cargo bench -p oid-std`).
+//! * `clock_gettime(CLOCK_REALTIME_COARSE)` on Linux: the coarse clock's fraction of a second,
+//!   to sleep until its next second when a second's ids are spent.
 //! * `gethostname` for the legacy machine id (feature `legacy`): std cannot read the host name.
 #![allow(unsafe_code)]
 
-/// Registers `child` to run in the child process after every `fork()`. Returns `false` when
-/// the C library refused (out of memory), or on targets without `fork`.
+use core::sync::atomic::AtomicU32;
+
+/// Words that read zero in every child process (see [`wipe_on_fork_words`]).
+pub(crate) type WipeWords = [AtomicU32; 2];
+
+/// Two words on a page of their own marked `MADV_WIPEONFORK`: the kernel gives every child
+/// (whatever system call made it) a zeroed copy of the page, at the same address. Mapped once
+/// per address space; `None` where the kernel refuses (before Linux 4.14) or on other systems.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub(crate) fn wipe_on_fork_words() -> Option<&'static WipeWords> {
+    use core::ptr::null_mut;
+    use core::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed};
+    use core::sync::atomic::{AtomicBool, AtomicPtr};
+
+    static PAGE: AtomicPtr<WipeWords> = AtomicPtr::new(null_mut());
+    static REFUSED: AtomicBool = AtomicBool::new(false);
+
+    let page = PAGE.load(Acquire);
+    if !page.is_null() {
+        // SAFETY: a non-null `PAGE` points to a mapping made below that is never unmapped,
+        // readable and writable, page-aligned and zero-initialised (a valid `[AtomicU32; 2]`,
+        // which has the layout of `[u32; 2]`); only atomics ever access it.
+        return Some(unsafe { &*page });
+    }
+    if REFUSED.load(Relaxed) {
+        return None;
+    }
+    // SAFETY: sysconf has no preconditions.
+    let len = match usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }) {
+        Ok(n) if n >= core::mem::size_of::<WipeWords>() => n,
+        _ => 4096,
+    };
+    // SAFETY: an anonymous private mapping at an address of the kernel's choosing: no
+    // existing memory is affected.
+    let fresh = unsafe {
+        libc::mmap(
+            null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if fresh == libc::MAP_FAILED {
+        REFUSED.store(true, Relaxed);
+        return None;
+    }
+    // SAFETY: `fresh` is the start of the `len`-byte mapping just made (page-aligned).
+    if unsafe { libc::madvise(fresh, len, libc::MADV_WIPEONFORK) } != 0 {
+        // SAFETY: unmaps exactly the mapping made above, which nothing else has seen.
+        unsafe { libc::munmap(fresh, len) };
+        REFUSED.store(true, Relaxed);
+        return None;
+    }
+    let fresh = fresh.cast::<WipeWords>();
+    match PAGE.compare_exchange(null_mut(), fresh, AcqRel, Acquire) {
+        // SAFETY: as for the load above: the mapping lives for the rest of the program.
+        Ok(_) => Some(unsafe { &*fresh }),
+        Err(winner) => {
+            // Another thread mapped its page first: use that one, drop ours (never shared).
+            // SAFETY: `fresh` is our own mapping of `len` bytes, never published.
+            unsafe { libc::munmap(fresh.cast(), len) };
+            // SAFETY: `winner` is the published page, as for the load above.
+            Some(unsafe { &*winner })
+        }
+    }
+}
+
+/// No wipe-on-fork memory on this system.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+pub(crate) fn wipe_on_fork_words() -> Option<&'static WipeWords> {
+    None
+}
+
+/// Registers `child` to run in the child process after every `fork()` of the C library.
+/// Returns `false` when the C library refused (out of memory).
 #[cfg(unix)]
 pub(crate) fn register_fork_handler(child: extern "C" fn()) -> bool {
     // SAFETY: `pthread_atfork` has no preconditions; `None` is allowed for the prepare and
@@ -18,11 +99,10 @@ pub(crate) fn register_fork_handler(child: extern "C" fn()) -> bool {
     unsafe { libc::pthread_atfork(None, None, Some(child)) == 0 }
 }
 
-/// Registers `child` to run in the child process after every `fork()`. Returns `false` when
-/// the C library refused (out of memory), or on targets without `fork`.
+/// Registers `child` to run in the child process after every `fork()`: on targets without
+/// `fork`, nothing to do.
 #[cfg(not(unix))]
 pub(crate) fn register_fork_handler(_child: extern "C" fn()) -> bool {
-    // No fork: nothing can copy this process's state into another one.
     true
 }
 
@@ -31,15 +111,13 @@ pub(crate) fn register_fork_handler(_child: extern "C" fn()) -> bool {
 /// On Linux, `time()` answers from the vDSO without a system call: on x86-64 it is one load of
 /// the kernel's current real-time second, elsewhere glibc reads `CLOCK_REALTIME_COARSE`. Either
 /// way it is the coarse wall clock (updated once per scheduler tick, so at most a few
-/// milliseconds behind `CLOCK_REALTIME`). Measured in the `clock and fork check` group of
-/// `cargo bench -p oid-std`: several times cheaper than `clock_gettime(CLOCK_REALTIME_COARSE)`,
-/// which in turn is cheaper than `SystemTime::now()`. Only where `time_t` is 64 bits.
+/// milliseconds behind `CLOCK_REALTIME`). Only where `time_t` is 64 bits.
 #[cfg(all(
     any(target_os = "linux", target_os = "android"),
     target_pointer_width = "64"
 ))]
 #[inline]
-pub(crate) fn coarse_unix_seconds() -> Option<u64> {
+pub(crate) fn time_seconds() -> Option<u64> {
     // SAFETY: `time` accepts a null pointer (then it only returns the value), has no other
     // preconditions and is thread-safe.
     let secs = unsafe { libc::time(core::ptr::null_mut()) };
@@ -47,15 +125,19 @@ pub(crate) fn coarse_unix_seconds() -> Option<u64> {
     u64::try_from(secs).ok()
 }
 
-/// Seconds since the Unix epoch, or `None` before 1970 (no cheap clock known on this target:
-/// the system clock).
-#[cfg(not(all(
-    any(target_os = "linux", target_os = "android"),
-    target_pointer_width = "64"
-)))]
-#[inline]
-pub(crate) fn coarse_unix_seconds() -> Option<u64> {
-    crate::clock::system_unix_seconds()
+/// The nanoseconds part of `CLOCK_REALTIME_COARSE` (the clock `time(2)` follows), or `None`.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub(crate) fn coarse_subsec_nanos() -> Option<u32> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the whole call.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_REALTIME_COARSE, &mut ts) };
+    if rc != 0 || ts.tv_sec < 0 {
+        return None;
+    }
+    u32::try_from(ts.tv_nsec).ok()
 }
 
 /// The host name as bytes (without the terminating NUL), or `None` if it cannot be read.

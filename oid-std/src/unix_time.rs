@@ -1,17 +1,9 @@
 //! Time types that convert to and from an ObjectId timestamp.
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::Error;
-
-mod sealed {
-    #[allow(
-        unreachable_pub,
-        reason = "sealed trait pattern: nameable only inside this crate"
-    )]
-    pub trait Sealed {}
-}
-pub(crate) use sealed::Sealed;
+use crate::sealed::Sealed;
 
 /// A point in time that converts to and from an ObjectId timestamp (whole seconds since the
 /// Unix epoch, unsigned 32-bit).
@@ -38,7 +30,7 @@ pub trait UnixTime: Sealed + Sized {
     ///
     /// # Errors
     ///
-    /// [`Error::is_out_of_range`] before 1970-01-01T00:00:00Z or after 2106-02-07T06:28:15Z
+    /// an [`Error`] of kind [`ClockOutOfRange`](crate::ErrorKind::ClockOutOfRange) before 1970-01-01T00:00:00Z or after 2106-02-07T06:28:15Z
     /// (after `u32::MAX` seconds plus 999,999,999 nanoseconds).
     fn to_oid_timestamp(&self) -> Result<u32, Error>;
 
@@ -66,14 +58,21 @@ impl UnixTime for SystemTime {
     }
 
     fn from_oid_timestamp(timestamp: u32) -> Self {
-        crate::prelude::system_time_from(timestamp)
+        system_time_from(timestamp)
     }
+}
+
+/// `UNIX_EPOCH + secs`, saturating where `SystemTime` cannot represent it.
+pub(crate) fn system_time_from(secs: u32) -> SystemTime {
+    UNIX_EPOCH
+        .checked_add(Duration::from_secs(u64::from(secs)))
+        .or_else(|| UNIX_EPOCH.checked_add(Duration::from_secs(i32::MAX as u64)))
+        .unwrap_or(UNIX_EPOCH)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     #[test]
     fn system_time_edges() {

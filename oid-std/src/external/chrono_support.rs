@@ -16,7 +16,8 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::unix_time::{Sealed, checked_timestamp};
+use crate::sealed::Sealed;
+use crate::unix_time::checked_timestamp;
 use crate::{Error, UnixTime};
 
 impl Sealed for DateTime<Utc> {}

@@ -14,7 +14,8 @@
 
 use jiff::Timestamp;
 
-use crate::unix_time::{Sealed, checked_timestamp};
+use crate::sealed::Sealed;
+use crate::unix_time::checked_timestamp;
 use crate::{Error, UnixTime};
 
 impl Sealed for Timestamp {}

@@ -17,7 +17,8 @@
 
 use time::{OffsetDateTime, UtcDateTime};
 
-use crate::unix_time::{Sealed, checked_timestamp};
+use crate::sealed::Sealed;
+use crate::unix_time::checked_timestamp;
 use crate::{Error, UnixTime};
 
 impl Sealed for OffsetDateTime {}

@@ -1,0 +1,303 @@
+use std::collections::HashSet;
+
+use oid_core::{ErrorKind, FixedClock, ManualClock};
+
+use super::*;
+use crate::window::CAPACITY;
+
+/// A generator of its own (not the process's), with a guard of `kind` on words of its own.
+fn shared(kind: GuardKind) -> Shared {
+    let words: &'static _ = Box::leak(Box::new([AtomicU32::new(0), AtomicU32::new(0)]));
+    Shared::new(Some(Guard::new(words, kind)))
+}
+
+fn lenient(s: &Shared, l: &Local, clock: &impl Clock) -> ObjectId {
+    let Ok(id) = next_in::<Lenient, _>(s, l, clock);
+    id
+}
+
+fn strict(s: &Shared, l: &Local, clock: &impl Clock) -> Result<ObjectId, Error> {
+    next_in::<Strict, _>(s, l, clock)
+}
+
+/// Spends all but `keep` counter values of `secs` (the current window) outside any block.
+fn spend(s: &Shared, secs: u32, keep: u32) {
+    let n = s.counter.left() - keep;
+    let r = s.counter.reserve(Some(secs), n).unwrap();
+    assert_eq!((r.secs, r.len), (secs, n));
+    assert_eq!(s.counter.left(), keep);
+}
+
+#[test]
+fn a_thread_takes_consecutive_counters_from_growing_blocks() {
+    let (s, l) = (shared(GuardKind::WipeOnFork), Local::new());
+    let clock = FixedClock::at(1_700_000_000);
+    let ids: Vec<ObjectId> = (0..1000).map(|_| lenient(&s, &l, &clock)).collect();
+    let first = ids[0].to_parts();
+    for (k, id) in ids.iter().enumerate() {
+        let p = id.to_parts();
+        assert_eq!((p.timestamp, p.random), (1_700_000_000, first.random));
+        // One thread alone: exactly consecutive counters.
+        assert_eq!(p.counter, first.counter.wrapping_add(k as u32) & 0xff_ffff);
+    }
+    assert_eq!(l.size.get(), MAX_BLOCK);
+}
+
+#[test]
+fn a_new_second_starts_a_new_small_block() {
+    let (s, l) = (shared(GuardKind::WipeOnFork), Local::new());
+    let clock = ManualClock::at(1_800_000_000);
+    for _ in 0..600 {
+        lenient(&s, &l, &clock);
+    }
+    assert_eq!(l.size.get(), MAX_BLOCK);
+    clock.advance(1);
+    assert_eq!(lenient(&s, &l, &clock).timestamp(), 1_800_000_001);
+    assert_eq!((l.size.get(), l.left.get()), (1, 0));
+}
+
+#[test]
+fn clock_failure_errors_in_strict_mode_and_stamps_the_newest_second_otherwise() {
+    let (s, l) = (shared(GuardKind::WipeOnFork), Local::new());
+    let clock = ManualClock::new();
+    assert_eq!(strict(&s, &l, &clock), Err(Error::CLOCK_UNAVAILABLE));
+    assert_eq!(
+        lenient(&s, &l, &clock).timestamp(),
+        0,
+        "1970 before any reading"
+    );
+    clock.set(1_750_000_000);
+    let before = lenient(&s, &l, &clock);
+    assert_eq!(before.timestamp(), 1_750_000_000);
+    clock.unset();
+    let id = lenient(&s, &l, &clock);
+    assert_eq!(id.timestamp(), 1_750_000_000, "the newest second stamped");
+    assert!(id > before);
+    assert_eq!(
+        strict(&s, &l, &clock).unwrap_err().kind(),
+        ErrorKind::ClockUnavailable
+    );
+}
+
+#[test]
+fn a_spent_second_is_an_error_for_try_and_a_wait_for_new() {
+    let s = shared(GuardKind::WipeOnFork);
+    let (a, b) = (Local::new(), Local::new());
+    let clock = ManualClock::at(1_700_000_000);
+    // Thread a takes blocks of 1, 2, ... 128 ids, then one of 256 and uses one id of it.
+    let mut ids = HashSet::new();
+    for _ in 0..256 {
+        assert!(ids.insert(lenient(&s, &a, &clock)));
+    }
+    assert_eq!(a.left.get(), 255);
+    spend(&s, 1_700_000_000, 300);
+    // b gets what is left of the second, in blocks cut at the edge...
+    while let Ok(id) = strict(&s, &b, &clock) {
+        assert!(ids.insert(id));
+    }
+    assert_eq!(ids.len(), 256 + 300);
+    // ... then the error, which uses up nothing; a's live block still serves a.
+    let err = strict(&s, &b, &clock).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::CapacityExhausted);
+    assert_eq!(err.to_string(), "counter exhausted for this second");
+    for _ in 0..255 {
+        assert!(ids.insert(strict(&s, &a, &clock).unwrap()));
+    }
+    assert_eq!(
+        strict(&s, &a, &clock).unwrap_err().kind(),
+        ErrorKind::CapacityExhausted
+    );
+    // Every id of the second is distinct: the values reserved were exactly the capacity.
+    assert_eq!(ids.len(), 256 + 300 + 255);
+    // `new` waits until the clock reads a later second.
+    let later = std::thread::scope(|t| {
+        let waiter = t.spawn(|| lenient(&s, &Local::new(), &clock));
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(
+            !waiter.is_finished(),
+            "new() returned without a later second"
+        );
+        clock.advance(1);
+        waiter.join().unwrap()
+    });
+    assert_eq!(later.timestamp(), 1_700_000_001);
+    assert!(!ids.contains(&later));
+}
+
+#[test]
+fn a_clock_stepping_back_keeps_the_newest_second() {
+    let (s, l) = (shared(GuardKind::WipeOnFork), Local::new());
+    let clock = ManualClock::at(1_700_003_600);
+    let newest = lenient(&s, &l, &clock);
+    // Edge 1: an hour back, ids keep the newest second and go on from its capacity.
+    clock.set(1_700_000_000);
+    let mut ids = vec![newest];
+    for _ in 0..1000 {
+        ids.push(lenient(&s, &l, &clock));
+    }
+    assert!(ids.iter().all(|id| id.timestamp() == 1_700_003_600));
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "still increasing");
+    // Edge 2: that second's capacity has to last until the clock catches up: once spent,
+    // try_new fails and new waits for a reading past the newest second, not just any change.
+    spend(&s, 1_700_003_600, 0);
+    let other = Local::new();
+    assert_eq!(
+        strict(&s, &other, &clock).unwrap_err().kind(),
+        ErrorKind::CapacityExhausted
+    );
+    let later = std::thread::scope(|t| {
+        let waiter = t.spawn(|| lenient(&s, &Local::new(), &clock));
+        clock.set(1_700_003_599);
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        clock.set(1_700_003_600);
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        assert!(!waiter.is_finished());
+        clock.set(1_700_003_601);
+        waiter.join().unwrap()
+    });
+    assert_eq!(later.timestamp(), 1_700_003_601);
+}
+
+#[test]
+fn timestamps_past_2106_wrap_like_the_field() {
+    let (s, l) = (shared(GuardKind::WipeOnFork), Local::new());
+    let clock = ManualClock::at(u64::from(u32::MAX));
+    assert_eq!(strict(&s, &l, &clock).unwrap().timestamp(), u32::MAX);
+    clock.set((1 << 32) + 5);
+    assert_eq!(lenient(&s, &l, &clock).timestamp(), 5);
+}
+
+#[test]
+fn a_child_drops_the_copied_block_and_draws_a_new_identity() {
+    for kind in [GuardKind::WipeOnFork, GuardKind::AtFork] {
+        let (s, l) = (shared(kind), Local::new());
+        let clock = FixedClock::at(1_700_000_000);
+        let parent: Vec<ObjectId> = (0..100).map(|_| lenient(&s, &l, &clock)).collect();
+        assert!(l.left.get() > 0, "a live block");
+        let parent_epoch = l.epoch.get();
+        let g = s.guard();
+        // What the kernel (or the atfork handler) does in a child: both words read 0; the
+        // lock is dropped even if a parent thread held it at the fork.
+        g.lock.store(12345, Relaxed);
+        g.epoch.store(0, Relaxed);
+        g.lock.store(0, Relaxed);
+        let child = lenient(&s, &l, &clock);
+        let p = parent[99].to_parts();
+        assert_ne!(child.to_parts().random, p.random, "{kind:?}");
+        assert_ne!(
+            child.to_parts().counter,
+            p.counter.wrapping_add(1) & 0xff_ffff
+        );
+        assert!(l.epoch.get() > parent_epoch);
+    }
+}
+
+#[test]
+fn without_a_fork_signal_the_process_id_decides_for_every_id() {
+    let (s, l) = (shared(GuardKind::Pid), Local::new());
+    let clock = FixedClock::at(1_700_000_000);
+    let a = lenient(&s, &l, &clock);
+    let b = lenient(&s, &l, &clock);
+    assert_eq!(l.left.get(), 0, "blocks of one id");
+    assert_eq!(a.to_parts().random, b.to_parts().random);
+    // Another process id in the owner word, the epoch word unchanged: a child whose fork
+    // nothing reported. Its lock may even be held by the parent's pid.
+    let owner = s.owner.load(Relaxed);
+    s.owner.store(
+        (owner & !0xffff_ffff) | u64::from(std::process::id() + 1),
+        Relaxed,
+    );
+    s.guard().lock.store(std::process::id() + 1, Relaxed);
+    let c = lenient(&s, &l, &clock);
+    assert_ne!(c.to_parts().random, a.to_parts().random);
+    assert_eq!(s.owner.load(Relaxed) as u32, std::process::id());
+}
+
+#[test]
+fn make_matches_from_parts() {
+    let random = [0x3f, 0x2a, 0x91, 0xc8, 0xd4];
+    let (hi, lo) = pack(random);
+    for counter in [0, 12345, 0xff_ffff, 0x1ff_ffff, u32::MAX] {
+        for secs in [0, 1_700_000_000, u32::MAX] {
+            assert_eq!(
+                make(secs, hi, lo, counter),
+                ObjectId::from_parts(secs, random, counter)
+            );
+        }
+    }
+    assert_eq!(
+        make(1_700_000_000, hi, lo, 12345).to_hex(),
+        "6553f1003f2a91c8d4003039"
+    );
+}
+
+#[test]
+fn fallback_fill_differs_between_calls() {
+    let mut a = [0u8; 11];
+    let mut b = [0u8; 11];
+    fallback_fill(&mut a);
+    std::thread::sleep(std::time::Duration::from_millis(1));
+    fallback_fill(&mut b);
+    assert_ne!(a, b);
+    assert_ne!(a, [0; 11]);
+}
+
+struct Failing;
+impl Entropy for Failing {
+    fn fill(&mut self, _: &mut [u8]) -> Result<(), EntropyError> {
+        Err(EntropyError::with_code("test source", 5))
+    }
+}
+
+#[test]
+fn entropy_failure_is_an_error_in_strict_mode_and_a_weak_seed_otherwise() {
+    let s = shared(GuardKind::WipeOnFork);
+    let err = s.identity::<Strict>(&mut Failing).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::EntropyFailed);
+    assert_eq!(
+        err.entropy(),
+        Some(EntropyError::with_code("test source", 5))
+    );
+    assert_eq!(s.owner.load(Relaxed), 0, "a failed try draws nothing");
+    let Ok(weak) = s.identity::<Lenient>(&mut Failing);
+    assert!(weak.weak);
+    // The weak identity stays for this process; strict callers refuse it, even with a
+    // working source now.
+    let err = s.identity::<Strict>(&mut OsEntropy).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::WeakSeed);
+    // A child draws a proper one again.
+    s.guard().epoch.store(0, Relaxed);
+    let good = s.identity::<Strict>(&mut OsEntropy).unwrap();
+    assert!(!good.weak);
+    assert_ne!(good.random, weak.random);
+}
+
+#[test]
+fn the_process_generator_uses_the_process_guard() {
+    let Ok(id) = SHARED.0.identity::<Lenient>(&mut OsEntropy);
+    assert_eq!(id.guard.kind, crate::fork::process_guard().kind);
+    assert!(id.epoch != 0);
+    assert_eq!(id.random, crate::new().to_parts().random);
+}
+
+#[test]
+fn legacy_counter_has_its_own_capacity() {
+    let s = shared(GuardKind::WipeOnFork);
+    let clock = ManualClock::at(1_700_000_000);
+    let a = next_legacy_in::<Strict, _>(&s, &clock, 0x123456).unwrap();
+    let r = s
+        .legacy_counter
+        .reserve(Some(1_700_000_000), CAPACITY - 2)
+        .unwrap();
+    assert_eq!(r.len, CAPACITY - 2);
+    let b = next_legacy_in::<Strict, _>(&s, &clock, 0x123456).unwrap();
+    assert_ne!(a, b);
+    let err = next_legacy_in::<Strict, _>(&s, &clock, 0x123456).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::CapacityExhausted);
+    // The ids' own counter is untouched.
+    assert!(strict(&s, &Local::new(), &clock).is_ok());
+    clock.advance(1);
+    let Ok(c) = next_legacy_in::<Lenient, _>(&s, &clock, 0x123456);
+    assert_eq!(c.timestamp(), 1_700_000_001);
+    assert_eq!(c.to_legacy_parts().process_id, std::process::id() as u16);
+}
