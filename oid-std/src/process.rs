@@ -121,6 +121,7 @@ pub(crate) struct Identity {
     /// Drawn from the fallback mix, not from the OS random source.
     pub(crate) weak: bool,
     /// The process id when it was drawn (the legacy layout's process id).
+    #[cfg_attr(not(feature = "legacy"), allow(dead_code, reason = "used by `legacy`"))]
     pub(crate) pid: u32,
     /// The epoch it belongs to (never 0).
     pub(crate) epoch: u32,

@@ -19,7 +19,8 @@ commands (run by `cargo xtask diff` and `cargo xtask stress`):
         oid_std::new(), and the ids in FILE (from `oid new 10000`)
   compare --cases FILE --peer NAME=OUTPUT...
         check our parser against every case, then each peer's output
-  stress [THREADS PER_THREAD]   threads x ids from oid_std::new() (default 8 x 1,000,000)
+  stress [THREADS PER_THREAD]   threads x ids from oid_std::new() (default 8 x 1,000,000),
+                                then 2 threads x 20,000,000 ids, past the capacity
   wrap                          generation across forced counter wraps
   fork [CHILDREN PER_CHILD]     forks under load (default 50 x 10,000)
 ";
@@ -35,7 +36,9 @@ fn main() -> ExitCode {
         Some("stress") => {
             let threads = number(&args, 1, 8);
             let per = number(&args, 2, 1_000_000);
-            stress::threads(threads, per)
+            stress::threads(threads, per).and_then(|a| {
+                stress::past_capacity(2, 40_000_000).map(|b| format!("{a}\noid-verify: {b}"))
+            })
         }
         Some("wrap") => stress::wrap(),
         #[cfg(unix)]

@@ -7,6 +7,7 @@
 use std::time::Instant;
 
 use oid_core::{FixedClock, Generator, ObjectId};
+use oid_std::Clock as _;
 
 type Result<T = ()> = std::result::Result<T, String>;
 
@@ -106,6 +107,59 @@ pub(crate) fn threads(threads: usize, per_thread: usize) -> Result<String> {
         all.len(),
         made.as_secs_f64(),
         start.elapsed().as_secs_f64() - made.as_secs_f64()
+    ))
+}
+
+/// Past the capacity: `threads` threads make `total` ids with `oid_std::new()` as fast as they
+/// can, far beyond the 2^24 ids that one second and one random value hold. No id may repeat,
+/// no second may carry more than 2^24 ids, and the run must take as long as the capacity
+/// demands: it starts at a second boundary, so 40 M ids (more than two seconds' 33.5 M) reach
+/// a third second, 2 s after the start.
+pub(crate) fn past_capacity(threads: usize, total: usize) -> Result<String> {
+    const CAPACITY: usize = 1 << 24;
+    // Start right after the coarse clock (the generator's) turns to a new second.
+    let s0 = oid_std::new().timestamp();
+    while oid_std::CoarseClock.unix_seconds() == Some(u64::from(s0)) {
+        oid_std::CoarseClock.wait();
+    }
+    let start = Instant::now();
+    let per = generate(threads, total / threads);
+    let took = start.elapsed();
+    let mut all: Vec<[u8; 12]> = Vec::with_capacity(total);
+    for ids in &per {
+        if ids.len() != total / threads {
+            return Err("a generating thread panicked".to_owned());
+        }
+        increasing(ids)?;
+        all.extend_from_slice(ids);
+    }
+    no_duplicates(&mut all)?;
+    // Sorted: the ids of one second are adjacent.
+    let mut seconds = Vec::new();
+    for chunk in all.chunk_by(|a, b| timestamp(a) == timestamp(b)) {
+        if chunk.len() > CAPACITY {
+            return Err(format!(
+                "{} ids in second {}: more than 2^24",
+                chunk.len(),
+                timestamp(&chunk[0])
+            ));
+        }
+        seconds.push(chunk.len());
+    }
+    let full_seconds = all.len().div_ceil(CAPACITY);
+    let least = (full_seconds - 1) as f64 - 0.1; // less the clock's tick and the wake-up
+    if took.as_secs_f64() < least {
+        return Err(format!(
+            "{} ids took {:.2}s: faster than 2^24 per second allows ({least:.1}s)",
+            all.len(),
+            took.as_secs_f64()
+        ));
+    }
+    Ok(format!(
+        "past capacity: {} ids from {threads} threads in {:.2}s (at least {least:.1}s), no \
+         duplicate, ids per second {seconds:?} (each <= 2^24)",
+        all.len(),
+        took.as_secs_f64()
     ))
 }
 
@@ -442,6 +496,9 @@ mod tests {
     #[test]
     fn small_runs_pass() {
         assert!(threads(3, 2000).is_ok());
+        // Below the capacity: no wait needed, and the time check asks for nothing.
+        let r = past_capacity(2, 20_000);
+        assert!(r.is_ok(), "{r:?}");
         #[cfg(unix)]
         let r = fork_under_load(2, 100);
         assert!(r.is_ok(), "{r:?}");

@@ -136,6 +136,12 @@ pub(crate) fn ci() -> Result {
     r.step("test (no default features)", |sh| {
         run(cmd!(sh, "cargo test --workspace --no-default-features"))
     });
+    r.step("oid-std past capacity (release)", |sh| {
+        run(cmd!(
+            sh,
+            "cargo test -p oid-std --release --test capacity -- --include-ignored"
+        ))
+    });
     r.step("rustdoc -D warnings", |sh| {
         run(cmd!(sh, "cargo doc --workspace --no-deps --all-features")
             .env("RUSTDOCFLAGS", "-D warnings"))
