@@ -161,15 +161,10 @@ mod tests {
         c.reset(0xff_ff00);
         let mut total = 0u64;
         let mut expected = 0xff_ff00u32;
-        loop {
-            match c.reserve(Some(100), 256) {
-                Ok(r) => {
-                    assert_eq!((r.secs, r.first), (100, expected));
-                    expected = expected.wrapping_add(r.len);
-                    total += u64::from(r.len);
-                }
-                Err(Spent) => break,
-            }
+        while let Ok(r) = c.reserve(Some(100), 256) {
+            assert_eq!((r.secs, r.first), (100, expected));
+            expected = expected.wrapping_add(r.len);
+            total += u64::from(r.len);
         }
         assert_eq!(total, u64::from(CAPACITY));
         assert_eq!(c.reserve(Some(100), 1), Err(Spent));

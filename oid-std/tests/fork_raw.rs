@@ -50,7 +50,11 @@ fn ids_from_child(fork: &dyn Fn() -> libc::pid_t, n: usize) -> Vec<ObjectId> {
         "child failed with status {status:#x}"
     );
     out.chunks_exact(12)
-        .map(|c| ObjectId::from_bytes(c.try_into().unwrap()))
+        .map(|c| {
+            let mut bytes = [0u8; 12];
+            bytes.copy_from_slice(c);
+            ObjectId::from_bytes(bytes)
+        })
         .collect()
 }
 
@@ -67,20 +71,26 @@ fn underscore_fork() -> Option<extern "C" fn() -> libc::pid_t> {
 
 #[test]
 fn children_of_raw_forks_draw_their_own_random_value_and_counter() {
-    let mut forks: Vec<(&str, Box<dyn Fn() -> libc::pid_t>)> = Vec::new();
+    type Fork = Box<dyn Fn() -> libc::pid_t>;
+    let mut forks: Vec<(&str, Fork)> = Vec::new();
     #[cfg(target_arch = "x86_64")]
     forks.push((
         "syscall(SYS_fork)",
-        // SAFETY: the raw fork system call; the child only makes ids, writes and `_exit`s.
-        Box::new(|| unsafe { libc::syscall(libc::SYS_fork) } as libc::pid_t),
+        Box::new(|| {
+            // SAFETY: the raw fork system call; the child only makes ids, writes and `_exit`s.
+            let pid = unsafe { libc::syscall(libc::SYS_fork) };
+            pid as libc::pid_t
+        }),
     ));
     forks.push((
         "syscall(SYS_clone, SIGCHLD) (clone without CLONE_VM)",
-        // SAFETY: clone with only SIGCHLD and no new stack is a plain fork (same order of the
-        // zero arguments on every architecture); the child only makes ids and `_exit`s.
-        Box::new(
-            || unsafe { libc::syscall(libc::SYS_clone, libc::SIGCHLD, 0, 0, 0, 0) } as libc::pid_t,
-        ),
+        Box::new(|| {
+            // SAFETY: clone with only SIGCHLD and no new stack is a plain fork (the other
+            // arguments are zero, whatever their order on this architecture); the child only
+            // makes ids, writes and `_exit`s.
+            let pid = unsafe { libc::syscall(libc::SYS_clone, libc::SIGCHLD, 0, 0, 0, 0) };
+            pid as libc::pid_t
+        }),
     ));
     match underscore_fork() {
         Some(f) => forks.push(("_Fork()", Box::new(move || f()))),
