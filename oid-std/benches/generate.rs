@@ -25,8 +25,9 @@ use serde::{Deserialize, Serialize};
 /// The largest burst timed at once.
 const BURST: u64 = 1_000_000;
 /// Ids per second (of the coarse clock) that the timed bursts may take, in all threads:
-/// half the capacity, which leaves room for the unused rests of the threads' blocks.
-const PER_SECOND: u64 = 8_000_000;
+/// below the capacity with room for the unused rests of the threads' blocks and for a burst
+/// that runs into the next second.
+const PER_SECOND: u64 = 12_000_000;
 
 /// Runs `f` `iters` times in bursts of at most [`BURST`], at most `per_second` per second of
 /// the coarse clock, and returns the time spent in the bursts alone.
