@@ -14,7 +14,7 @@
 
 use std::hint::black_box;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Barrier};
+use std::sync::{Arc, Barrier, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -29,31 +29,43 @@ const BURST: u64 = 1_000_000;
 /// that runs into the next second.
 const PER_SECOND: u64 = 12_000_000;
 
-/// Runs `f` `iters` times in bursts of at most [`BURST`], at most `per_second` per second of
-/// the coarse clock, and returns the time spent in the bursts alone.
-fn bursts(f: fn(), iters: u64, per_second: u64) -> Duration {
+/// The ids the timed bursts of this process took in one second of the coarse clock.
+static BUDGET: Mutex<(Option<u64>, u64)> = Mutex::new((None, 0));
+
+/// Takes `n` ids from the current second's budget (shared by every call and thread of the
+/// process), sleeping until the next second when it has fewer left.
+fn take_budget(n: u64) {
+    loop {
+        let now = CoarseClock.unix_seconds();
+        {
+            let mut b = BUDGET.lock().unwrap_or_else(|e| e.into_inner());
+            if b.0 != now {
+                *b = (now, 0);
+            }
+            if b.1 + n <= PER_SECOND {
+                b.1 += n;
+                return;
+            }
+        }
+        while CoarseClock.unix_seconds() == now {
+            CoarseClock.wait();
+        }
+    }
+}
+
+/// Runs `f` `iters` times in bursts of at most [`BURST`], within [`PER_SECOND`] per second of
+/// the coarse clock for the whole process, and returns the time spent in the bursts alone.
+fn bursts(f: fn(), iters: u64) -> Duration {
     let mut left = iters;
     let mut timed = Duration::ZERO;
-    let mut second = CoarseClock.unix_seconds();
-    let mut used = 0;
     while left > 0 {
         let n = left.min(BURST);
-        let now = CoarseClock.unix_seconds();
-        if now != second {
-            (second, used) = (now, 0);
-        }
-        if used + n > per_second {
-            while CoarseClock.unix_seconds() == second {
-                CoarseClock.wait();
-            }
-            (second, used) = (CoarseClock.unix_seconds(), 0);
-        }
+        take_budget(n);
         let start = Instant::now();
         for _ in 0..n {
             f();
         }
         timed += start.elapsed();
-        used += n;
         left -= n;
     }
     timed
@@ -131,7 +143,7 @@ fn single(c: &mut Criterion) {
     }));
     for (name, f) in all {
         g.bench_function(name, |b| {
-            b.iter_custom(|iters| bursts(f, iters, PER_SECOND))
+            b.iter_custom(|iters| bursts(f, iters))
         });
     }
     g.finish();
@@ -146,7 +158,7 @@ fn run_threads(f: fn(), threads: usize, iters: u64) -> Duration {
             let barrier = Arc::clone(&barrier);
             std::thread::spawn(move || {
                 barrier.wait();
-                bursts(f, iters, PER_SECOND / threads as u64)
+                bursts(f, iters)
             })
         })
         .collect();
