@@ -142,9 +142,7 @@ fn single(c: &mut Criterion) {
         black_box(oid_std::legacy::new());
     }));
     for (name, f) in all {
-        g.bench_function(name, |b| {
-            b.iter_custom(|iters| bursts(f, iters))
-        });
+        g.bench_function(name, |b| b.iter_custom(|iters| bursts(f, iters)));
     }
     g.finish();
 }

@@ -316,10 +316,42 @@ thread_local! {
 /// The next id of the process-wide generator, reading `clock`.
 #[inline]
 pub(crate) fn next<M: Mode, C: Clock>(clock: &C) -> Result<ObjectId, M::Error> {
-    match LOCAL.try_with(|l| next_in::<M, C>(&SHARED.0, l, clock)) {
+    let reading = read::<M>(clock)?;
+    // The fast path returns a small `Option`, and the `Result` is built once here: passing a
+    // `Result<ObjectId, Error>` through `try_with` made the compiler copy it through the stack
+    // with mismatched widths (a store-forwarding stall per id, 4x the cost of `try_new`).
+    if let Ok(Some(id)) = LOCAL.try_with(|l| take::<M>(l, reading)) {
+        return Ok(id);
+    }
+    next_slow::<M, C>(clock, reading)
+}
+
+/// Everything but the fast path: a new block, or a thread-local storage being torn down.
+#[cold]
+#[inline(never)]
+fn next_slow<M: Mode, C: Clock>(clock: &C, reading: u64) -> Result<ObjectId, M::Error> {
+    match LOCAL.try_with(|l| refill::<M, C>(&SHARED.0, l, clock, reading)) {
         Ok(r) => r,
         // Thread-local storage is being torn down: a one-id block of its own.
-        Err(_) => next_in::<M, C>(&SHARED.0, &Local::new(), clock),
+        Err(_) => refill::<M, C>(&SHARED.0, &Local::new(), clock, reading),
+    }
+}
+
+/// The next id of `l`'s block, if it is live: same epoch (no fork since), same clock reading.
+#[inline(always)]
+fn take<M: Mode>(l: &Local, reading: u64) -> Option<ObjectId> {
+    let left = l.left.get();
+    if left != 0
+        && l.guard.get().load(Relaxed) == l.epoch.get()
+        && (l.reading.get() == reading || reading == NO_READING)
+        && !(M::STRICT && l.weak.get())
+    {
+        let c = l.next.get();
+        l.next.set(c.wrapping_add(1));
+        l.left.set(left - 1);
+        Some(make(l.secs.get(), l.random_hi.get(), l.random_lo.get(), c))
+    } else {
+        None
     }
 }
 
@@ -343,26 +375,18 @@ const fn reading_secs(reading: u64) -> Option<u32> {
     }
 }
 
-/// The next id from `s`, with `l` as this thread's block.
-#[inline]
+/// The next id from `s`, with `l` as this thread's block (the tests' entry point; the process
+/// generator's is [`next`]).
+#[cfg(test)]
 pub(crate) fn next_in<M: Mode, C: Clock>(
     s: &Shared,
     l: &Local,
     clock: &C,
 ) -> Result<ObjectId, M::Error> {
     let reading = read::<M>(clock)?;
-    let left = l.left.get();
-    if left != 0
-        && l.guard.get().load(Relaxed) == l.epoch.get()
-        && (l.reading.get() == reading || reading == NO_READING)
-        && !(M::STRICT && l.weak.get())
-    {
-        let c = l.next.get();
-        l.next.set(c.wrapping_add(1));
-        l.left.set(left - 1);
-        Ok(make(l.secs.get(), l.random_hi.get(), l.random_lo.get(), c))
-    } else {
-        refill::<M, C>(s, l, clock, reading)
+    match take::<M>(l, reading) {
+        Some(id) => Ok(id),
+        None => refill::<M, C>(s, l, clock, reading),
     }
 }
 
