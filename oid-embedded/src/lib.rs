@@ -17,4 +17,6 @@ pub use crate::clock::{SyncedClock, TickSource};
 pub use crate::entropy::{DeviceIdEntropy, HardwareRng};
 pub use crate::error::Error;
 pub use crate::generator::SharedGenerator;
-pub use oid_core::{Clock, Entropy, EntropyError, GenerateError, Generator, Hex, ObjectId};
+pub use oid_core::{
+    Clock, Entropy, EntropyError, ErrorKind, GenerateError, Generator, Hex, ObjectId,
+};
