@@ -1,14 +1,21 @@
 //! `cargo xtask firmware` and `cargo xtask size`: oid-embedded's example firmware
 //! (`oid-embedded/firmware`) under QEMU, and the flash cost of generating ids.
 //!
-//! `firmware` builds the self-test for three Cortex-M targets and runs each on a QEMU machine
-//! (with a timeout); a run passes when QEMU exits 0 through semihosting and the firmware printed
-//! `selftest: ok`. `size` builds the `size` probe without and with its `ids` feature (and with
-//! `device-id`) for thumbv6m and thumbv7em, runs each under QEMU to check it prints a valid id,
-//! and reports the difference in `.text` and `.rodata` read from the ELF section headers.
+//! `firmware` builds the self-test for three Cortex-M targets and two RISC-V ones and runs each
+//! on a QEMU machine (with a timeout): thumbv7m, thumbv6m and thumbv7em on `qemu-system-arm`;
+//! riscv32imc on `sifive_e` with two cores that lack the A extension (so an atomic instruction
+//! would trap) and riscv32imac on `sifive_e`'s own core, on `qemu-system-riscv32`. A run passes
+//! when QEMU exits 0 through semihosting and the firmware printed `selftest: ok`; a panic or a
+//! trap exits 1, a hang is killed at the timeout. One more run checks that the imac build does
+//! trap on a core without A (so the imc runs prove something). `size` builds the `size` probe
+//! without and with its `ids` feature (and with `device-id`) for thumbv6m, thumbv7em and
+//! riscv32imc, runs each under QEMU to check it prints a valid id, and reports the difference in
+//! `.text` and `.rodata` read from the ELF section headers.
 //!
-//! QEMU is looked up in `target/qemu` (where `.ci/provision.d/10-qemu.sh` unpacks it), then on
-//! `PATH`; if neither works, that script is run once.
+//! `qemu-system-arm` is looked up in `target/qemu` (where `.ci/provision.d/10-qemu.sh` unpacks
+//! it), then on `PATH`; if neither works, that script is run once. `qemu-system-riscv32` is
+//! looked up in `target/qemu-riscv`, then on `PATH`; if neither works, Debian's
+//! `qemu-system-misc` and the libraries it needs are downloaded and unpacked there.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -19,25 +26,99 @@ use xshell::{Shell, cmd};
 
 use crate::ci::{Result, Runner, ensure_targets, project_root};
 
-/// A thumb target and the QEMU machine that runs it.
+/// Which QEMU binary runs a machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Emulator {
+    /// `qemu-system-arm` (Debian's `qemu-system-arm`).
+    Arm,
+    /// `qemu-system-riscv32` (Debian's `qemu-system-misc`).
+    Riscv32,
+}
+
+/// What a run must end with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    /// Exit status 0 and `selftest: ok`.
+    Pass,
+    /// Exit status 1 after the firmware's trap handler reported an illegal instruction
+    /// (mcause 2): the check that a core without the A extension really traps on an atomic
+    /// instruction, so that the passing runs of the imc build mean something.
+    IllegalInstruction,
+}
+
+/// A firmware target and the QEMU machine that runs it.
 struct Machine {
     target: &'static str,
+    emulator: Emulator,
     args: &'static [&'static str],
+    expect: Expect,
+}
+
+impl Machine {
+    /// `machine` or `machine, cpu`, for step names and errors.
+    fn label(&self) -> String {
+        let value = |flag: &str| {
+            self.args
+                .iter()
+                .position(|a| *a == flag)
+                .and_then(|i| self.args.get(i + 1))
+                .copied()
+        };
+        match value("-cpu") {
+            Some(cpu) => format!("{}, -cpu {cpu}", value("-machine").unwrap_or("?")),
+            None => value("-machine").unwrap_or("?").to_owned(),
+        }
+    }
 }
 
 const MACHINES: &[Machine] = &[
     Machine {
         target: "thumbv7m-none-eabi",
+        emulator: Emulator::Arm,
         args: &["-machine", "lm3s6965evb", "-cpu", "cortex-m3"],
+        expect: Expect::Pass,
     },
     // A real Cortex-M0 (nRF51) without compare-and-swap: the critical-section path.
     Machine {
         target: "thumbv6m-none-eabi",
+        emulator: Emulator::Arm,
         args: &["-machine", "microbit"],
+        expect: Expect::Pass,
     },
     Machine {
         target: "thumbv7em-none-eabihf",
+        emulator: Emulator::Arm,
         args: &["-machine", "mps2-an386", "-cpu", "cortex-m4"],
+        expect: Expect::Pass,
+    },
+    // The ESP32-C3 class: no A extension. Ibex is an rv32imc core; the generic core with A
+    // switched off is the second opinion. An atomic instruction would trap on both.
+    Machine {
+        target: "riscv32imc-unknown-none-elf",
+        emulator: Emulator::Riscv32,
+        args: &["-machine", "sifive_e", "-cpu", "lowrisc-ibex"],
+        expect: Expect::Pass,
+    },
+    Machine {
+        target: "riscv32imc-unknown-none-elf",
+        emulator: Emulator::Riscv32,
+        args: &["-machine", "sifive_e", "-cpu", "rv32,a=off"],
+        expect: Expect::Pass,
+    },
+    // The FE310's own core (sifive-e31, rv32imac).
+    Machine {
+        target: "riscv32imac-unknown-none-elf",
+        emulator: Emulator::Riscv32,
+        args: &["-machine", "sifive_e"],
+        expect: Expect::Pass,
+    },
+    // The imac build uses atomic instructions: on the core without A it must trap, and the
+    // firmware must turn the trap into exit status 1 (not a hang).
+    Machine {
+        target: "riscv32imac-unknown-none-elf",
+        emulator: Emulator::Riscv32,
+        args: &["-machine", "sifive_e", "-cpu", "rv32,a=off"],
+        expect: Expect::IllegalInstruction,
     },
 ];
 
@@ -47,8 +128,17 @@ const PROFILE: &str = "firmware";
 /// A firmware run that takes longer than this has hung (a panic with `panic-halt`, a lost
 /// interrupt): it is killed and fails. Normal runs take well under a second.
 const RUN_TIMEOUT: Duration = Duration::from_secs(60);
-/// The goal for generating and hex-formatting ids on thumbv6m (text + rodata).
-const THUMBV6M_BUDGET: i64 = 2048;
+/// The goal for generating and hex-formatting ids (text + rodata, seeded from a hardware RNG)
+/// on the smallest cores: a Cortex-M0 and an rv32imc core (ESP32-C3 class).
+const BUDGET: i64 = 2048;
+/// The targets held to [`BUDGET`].
+const BUDGETED: &[&str] = &["thumbv6m-none-eabi", "riscv32imc-unknown-none-elf"];
+/// The targets `cargo xtask size` measures.
+const SIZE_TARGETS: &[&str] = &[
+    "thumbv6m-none-eabi",
+    "thumbv7em-none-eabihf",
+    "riscv32imc-unknown-none-elf",
+];
 const PROVISION_SCRIPT: &str = ".ci/provision.d/10-qemu.sh";
 
 /// `cargo xtask firmware`.
@@ -74,6 +164,11 @@ pub(crate) fn ci_steps(r: &mut Runner) {
         ("thumbv7m-none-eabi", ""),
         ("thumbv7em-none-eabihf", ""),
         ("thumbv7em-none-eabihf", "defmt"),
+        ("thumbv7em-none-eabihf", "critical-section"),
+        // No atomic instructions at all: read-modify-writes through the critical section.
+        ("riscv32imc-unknown-none-elf", "critical-section"),
+        ("riscv32imac-unknown-none-elf", ""),
+        ("riscv32imac-unknown-none-elf", "critical-section"),
     ] {
         let label = if features.is_empty() {
             "(none)"
@@ -99,19 +194,40 @@ pub(crate) fn ci_steps(r: &mut Runner) {
 
 fn selftest_steps(r: &mut Runner) {
     for m in MACHINES {
-        r.step(
-            &format!("firmware self-test on {} ({})", m.target, m.args[1]),
-            |sh| {
-                let qemu = qemu(sh)?;
-                let elf = build(sh, m.target, "selftest", "")?;
-                let out = run_qemu(&qemu, m, &elf)?;
-                if out.lines().any(|l| l.trim() == "selftest: ok") {
-                    Ok(())
-                } else {
-                    Err("the firmware exited 0 but did not print `selftest: ok`".to_owned())
-                }
-            },
-        );
+        let what = match m.expect {
+            Expect::Pass => "firmware self-test",
+            Expect::IllegalInstruction => "firmware traps on atomics without A",
+        };
+        r.step(&format!("{what} on {} ({})", m.target, m.label()), |sh| {
+            let qemu = qemu(sh, m.emulator)?;
+            let elf = build(sh, m.target, "selftest", "")?;
+            let run = run_qemu(&qemu, m, &elf)?;
+            check_run(m, &run)
+        });
+    }
+}
+
+/// Whether a self-test run ended as `m` expects.
+fn check_run(m: &Machine, run: &Run) -> Result {
+    let said = |text: &str| run.stdout.lines().any(|l| l.trim() == text);
+    match (m.expect, run.status) {
+        (Expect::Pass, Some(0)) if said("selftest: ok") => Ok(()),
+        (Expect::Pass, Some(0)) => {
+            Err("the firmware exited 0 but did not print `selftest: ok`".to_owned())
+        }
+        (Expect::IllegalInstruction, Some(1))
+            if run
+                .stdout
+                .lines()
+                .any(|l| l.starts_with("FAIL: trap mcause=0x2 ")) =>
+        {
+            Ok(())
+        }
+        (Expect::IllegalInstruction, _) => Err(format!(
+            "expected an illegal-instruction trap and exit status 1, got {}",
+            run.describe()
+        )),
+        (Expect::Pass, _) => Err(format!("{} on {}: {}", m.target, m.label(), run.describe())),
     }
 }
 
@@ -123,21 +239,34 @@ const VARIANTS: &[(&str, &str)] = &[
 ];
 
 fn size_report(sh: &Shell) -> Result {
-    let qemu = qemu(sh)?;
     let mut table = String::new();
     table += &format!(
         "{:<22} {:<38} {:>7} {:>7} {:>12} {:>6} {:>6}\n",
         "target", "variant", "text", "rodata", "text+rodata", "data", "bss"
     );
     let mut over_budget = Vec::new();
-    for m in MACHINES.iter().filter(|m| m.target != "thumbv7m-none-eabi") {
+    for target in SIZE_TARGETS {
+        let Some(m) = MACHINES
+            .iter()
+            .find(|m| m.target == *target && m.expect == Expect::Pass)
+        else {
+            return Err(format!("no machine runs {target}"));
+        };
+        let qemu = qemu(sh, m.emulator)?;
         let mut baseline = None;
         for &(features, label) in VARIANTS {
             let elf = build(sh, m.target, "size", features)?;
             let sizes = Sizes::of(&elf)?;
             // The probe must really work: it prints the id it made (or the constant).
-            let out = run_qemu(&qemu, m, &elf)?;
-            let line = out.lines().next().unwrap_or("").trim();
+            let run = run_qemu(&qemu, m, &elf)?;
+            if run.status != Some(0) {
+                return Err(format!(
+                    "size probe {} [{features}]: {}",
+                    m.target,
+                    run.describe()
+                ));
+            }
+            let line = run.stdout.lines().next().unwrap_or("").trim();
             let valid = if features.is_empty() {
                 line == "0".repeat(24)
             } else {
@@ -178,12 +307,12 @@ fn size_report(sh: &Shell) -> Result {
                         d.data,
                         d.bss
                     );
-                    if m.target == "thumbv6m-none-eabi"
+                    if BUDGETED.contains(&m.target)
                         && features == "ids"
-                        && d.text + d.rodata > THUMBV6M_BUDGET
+                        && d.text + d.rodata > BUDGET
                     {
                         over_budget.push(format!(
-                            "{}: {} bytes of text+rodata, over the {THUMBV6M_BUDGET}-byte goal",
+                            "{}: {} bytes of text+rodata, over the {BUDGET}-byte goal",
                             m.target,
                             d.text + d.rodata
                         ));
@@ -218,23 +347,55 @@ fn build(sh: &Shell, target: &str, bin: &str, features: &str) -> Result<PathBuf>
         .join(bin))
 }
 
-/// A working `qemu-system-arm`: the one unpacked in `target/qemu`, else one on `PATH`, else
-/// the one the provisioning script installs.
-fn qemu(sh: &Shell) -> Result<PathBuf> {
-    let local = project_root().join("target/qemu/qemu/usr/bin/qemu-system-arm");
-    let works = |p: &Path| {
-        Command::new(p)
+/// A QEMU binary, with the folders of the shared libraries it was unpacked with (if any).
+struct Qemu {
+    bin: PathBuf,
+    lib_path: Option<std::ffi::OsString>,
+}
+
+impl Qemu {
+    fn command(&self) -> Command {
+        let mut c = Command::new(&self.bin);
+        if let Some(path) = &self.lib_path {
+            c.env("LD_LIBRARY_PATH", path);
+        }
+        c
+    }
+
+    /// `--version` runs (the binary exists and finds its libraries).
+    fn works(&self) -> bool {
+        self.command()
             .arg("--version")
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status()
             .is_ok_and(|s| s.success())
+    }
+}
+
+/// A working QEMU for `emulator`.
+fn qemu(sh: &Shell, emulator: Emulator) -> Result<Qemu> {
+    match emulator {
+        Emulator::Arm => qemu_arm(sh),
+        Emulator::Riscv32 => qemu_riscv32(sh),
+    }
+}
+
+/// A working `qemu-system-arm`: the one unpacked in `target/qemu`, else one on `PATH`, else
+/// the one the provisioning script installs.
+fn qemu_arm(sh: &Shell) -> Result<Qemu> {
+    let local = Qemu {
+        bin: project_root().join("target/qemu/qemu/usr/bin/qemu-system-arm"),
+        lib_path: None,
     };
-    if works(&local) {
+    if local.works() {
         return Ok(local);
     }
-    let on_path = PathBuf::from("qemu-system-arm");
-    if works(&on_path) {
+    let on_path = Qemu {
+        bin: PathBuf::from("qemu-system-arm"),
+        lib_path: None,
+    };
+    if on_path.works() {
         return Ok(on_path);
     }
     eprintln!("qemu-system-arm not found: running {PROVISION_SCRIPT}");
@@ -244,13 +405,130 @@ fn qemu(sh: &Shell) -> Result<PathBuf> {
         .map_err(|e| format!("{PROVISION_SCRIPT} failed: {e}"))?;
     [local, on_path]
         .into_iter()
-        .find(|p| works(p))
+        .find(Qemu::works)
         .ok_or_else(|| format!("qemu-system-arm still missing after {PROVISION_SCRIPT}"))
 }
 
-/// Runs `elf` on the machine; returns its semihosting output if QEMU exits 0 in time.
-fn run_qemu(qemu: &Path, m: &Machine, elf: &Path) -> Result<String> {
-    let mut child = Command::new(qemu)
+/// Where `qemu-system-riscv32` and its libraries are unpacked (git-ignored, under `target/`).
+const RISCV_QEMU_DIR: &str = "target/qemu-riscv";
+
+/// Debian's `qemu-system-misc` (QEMU 7.2 on bookworm: only its `qemu-system-riscv32` is used)
+/// and the shared libraries it needs that a fresh image of these machines lacks (see
+/// `../shared/EMBEDDED.md`). They are downloaded and unpacked, not installed: installing
+/// `qemu-system-misc` here would remove the image's backported `qemu-utils`.
+const RISCV_QEMU_DEBS: &[&str] = &[
+    "qemu-system-misc",
+    "libfdt1",
+    "libcapstone4",
+    "libpmem1",
+    "libndctl6",
+    "libdaxctl1",
+    "libibverbs1",
+    "librdmacm1",
+    "libnl-3-200",
+    "libnl-route-3-200",
+    "libslirp0",
+    "libvdeplug2",
+    "libexecs0",
+];
+
+/// A working `qemu-system-riscv32`: the one unpacked in `target/qemu-riscv`, else one on
+/// `PATH`, else it downloads and unpacks [`RISCV_QEMU_DEBS`] (about 47 MB, a few seconds).
+fn qemu_riscv32(sh: &Shell) -> Result<Qemu> {
+    let dir = project_root().join(RISCV_QEMU_DIR);
+    let root = dir.join("root");
+    let unpacked = || Qemu {
+        bin: root.join("usr/bin/qemu-system-riscv32"),
+        lib_path: library_path(&root),
+    };
+    let local = unpacked();
+    if local.works() {
+        return Ok(local);
+    }
+    let on_path = Qemu {
+        bin: PathBuf::from("qemu-system-riscv32"),
+        lib_path: None,
+    };
+    if on_path.works() {
+        return Ok(on_path);
+    }
+    eprintln!(
+        "qemu-system-riscv32 not found: unpacking Debian's qemu-system-misc into {RISCV_QEMU_DIR}"
+    );
+    let debs = dir.join("debs");
+    for d in [&debs, &root] {
+        if d.exists() {
+            std::fs::remove_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+        }
+        std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+    }
+    {
+        let _in_debs = sh.push_dir(&debs);
+        let download = || cmd!(sh, "apt-get download -qq {RISCV_QEMU_DEBS...}").run();
+        if download().is_err() {
+            // The package lists may be missing or stale (a fresh machine): refresh them once.
+            cmd!(sh, "apt-get update -qq")
+                .run()
+                .map_err(|e| format!("apt-get update: {e}"))?;
+            download().map_err(|e| format!("apt-get download: {e}"))?;
+        }
+    }
+    for entry in std::fs::read_dir(&debs).map_err(|e| e.to_string())? {
+        let deb = entry.map_err(|e| e.to_string())?.path();
+        if deb.extension().is_some_and(|x| x == "deb") {
+            cmd!(sh, "dpkg-deb -x {deb} {root}")
+                .run()
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    let local = unpacked();
+    if local.works() {
+        Ok(local)
+    } else {
+        let out = local.command().arg("--version").output();
+        Err(format!(
+            "the unpacked {} does not run: {}",
+            local.bin.display(),
+            out.map(|o| String::from_utf8_lossy(&o.stderr).into_owned())
+                .unwrap_or_else(|e| e.to_string())
+        ))
+    }
+}
+
+/// The multiarch library folders of an unpacked Debian tree (`usr/lib/<triple>` and
+/// `lib/<triple>`: one of the packages puts its library under `lib/`), as a search path.
+fn library_path(root: &Path) -> Option<std::ffi::OsString> {
+    let dirs: Vec<PathBuf> = ["usr/lib", "lib"]
+        .iter()
+        .filter_map(|d| std::fs::read_dir(root.join(d)).ok())
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir() && p.to_string_lossy().ends_with("-linux-gnu"))
+        .collect();
+    std::env::join_paths(dirs).ok()
+}
+
+/// How a QEMU run ended, and what the firmware printed.
+struct Run {
+    /// The exit code; `None` if it was killed at the timeout (or by a signal).
+    status: Option<i32>,
+    stdout: String,
+}
+
+impl Run {
+    fn describe(&self) -> String {
+        match self.status {
+            Some(code) => format!("QEMU exited with status {code}"),
+            None => format!("no exit within {} s (killed)", RUN_TIMEOUT.as_secs()),
+        }
+    }
+}
+
+/// Runs `elf` on the machine with a timeout; prints and returns what it printed and how it
+/// ended.
+fn run_qemu(qemu: &Qemu, m: &Machine, elf: &Path) -> Result<Run> {
+    let mut child = qemu
+        .command()
         .args(m.args)
         .args([
             "-nographic",
@@ -263,7 +541,7 @@ fn run_qemu(qemu: &Path, m: &Machine, elf: &Path) -> Result<String> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("starting {}: {e}", qemu.display()))?;
+        .map_err(|e| format!("starting {}: {e}", qemu.bin.display()))?;
     // Drain the pipes on threads so that a chatty run cannot block on a full pipe.
     let drain = |pipe: Option<Box<dyn Read + Send>>| {
         std::thread::spawn(move || {
@@ -289,13 +567,13 @@ fn run_qemu(qemu: &Path, m: &Machine, elf: &Path) -> Result<String> {
     let start = Instant::now();
     let status = loop {
         match child.try_wait().map_err(|e| e.to_string())? {
-            Some(status) => break Some(status),
+            Some(status) => break status.code(),
             None if start.elapsed() > RUN_TIMEOUT => {
                 let _ = child.kill();
                 let _ = child.wait();
                 break None;
             }
-            None => std::thread::sleep(Duration::from_millis(20)),
+            None => std::thread::sleep(Duration::from_millis(5)),
         }
     };
     let out = stdout.join().unwrap_or_default();
@@ -308,19 +586,20 @@ fn run_qemu(qemu: &Path, m: &Machine, elf: &Path) -> Result<String> {
     {
         eprintln!("qemu: {line}");
     }
-    match status {
-        None => Err(format!(
-            "{} on {}: no exit within {} s (killed)",
-            m.target,
-            m.args[1],
-            RUN_TIMEOUT.as_secs()
-        )),
-        Some(s) if s.success() => Ok(out),
-        Some(s) => Err(format!(
-            "{} on {}: QEMU exited with {s}",
-            m.target, m.args[1]
-        )),
-    }
+    eprintln!(
+        "{} on {}: {} after {} ms",
+        m.target,
+        m.label(),
+        match status {
+            Some(code) => format!("exit status {code}"),
+            None => "killed".to_owned(),
+        },
+        start.elapsed().as_millis()
+    );
+    Ok(Run {
+        status,
+        stdout: out,
+    })
 }
 
 /// Allocated section sizes of an ELF, by kind (as `llvm-size` counts them).
