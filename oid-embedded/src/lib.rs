@@ -8,12 +8,16 @@
 extern crate std;
 
 mod clock;
+#[cfg(feature = "embassy-time")]
+mod embassy;
 mod entropy;
 mod error;
 mod generator;
 mod siphash;
 
 pub use crate::clock::{SyncedClock, TickSource};
+#[cfg(feature = "embassy-time")]
+pub use crate::embassy::{EmbassyClock, EmbassyTicks};
 pub use crate::entropy::{DeviceIdEntropy, HardwareRng};
 pub use crate::error::Error;
 pub use crate::generator::SharedGenerator;
