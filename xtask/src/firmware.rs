@@ -171,7 +171,10 @@ pub(crate) fn ci_steps(r: &mut Runner) {
         ("riscv32imac-unknown-none-elf", ""),
         ("riscv32imac-unknown-none-elf", "critical-section"),
         ("thumbv7em-none-eabihf", "critical-section,embassy-time"),
-        ("riscv32imc-unknown-none-elf", "critical-section,embassy-time"),
+        (
+            "riscv32imc-unknown-none-elf",
+            "critical-section,embassy-time",
+        ),
     ] {
         let label = if features.is_empty() {
             "(none)"

@@ -4,9 +4,10 @@
 //! without the A extension: no atomic instructions) and riscv32imac (sifive_e).
 //!
 //! It checks the worked example, the legacy layout and text round trips, then sets up a
-//! `static` generator at boot, shares it between the main loop and a timer interrupt, makes 10,000 ids in the main loop (plus those the interrupt makes meanwhile),
-//! checks that they are unique and increasing and that the counter wrapped, prints a few over
-//! semihosting and exits with status 0 (all checks passed) or 1.
+//! `static` generator at boot, shares it between the main loop and a timer interrupt, makes
+//! 10,000 ids in the main loop (plus those the interrupt makes meanwhile), checks that they are
+//! unique and increasing and that the counter wrapped, prints a few over semihosting and exits
+//! with status 0 (all checks passed) or 1.
 //!
 //! On the host this binary is a stub that says where it runs.
 #![cfg_attr(target_os = "none", no_std, no_main)]
