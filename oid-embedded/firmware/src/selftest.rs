@@ -89,8 +89,14 @@ pub(crate) fn on_tick() {
                 ISR_FAILURES.store(ISR_FAILURES.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
             }
         }
-        Err(_) => {
+        // Not seeded yet, or the clock not set yet: what the main loop is about to do.
+        Err(e)
+            if e.kind() == ErrorKind::NotInitialized || e.kind() == ErrorKind::ClockUnavailable =>
+        {
             ISR_NOT_READY.store(ISR_NOT_READY.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+        }
+        Err(_) => {
+            ISR_FAILURES.store(ISR_FAILURES.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
         }
     }
 }
@@ -126,6 +132,16 @@ pub(crate) fn run(timer: &mut impl Timer) -> bool {
             .try_next()
             .is_err_and(|e| e.kind() == ErrorKind::NotInitialized),
         "an unseeded generator must refuse",
+    );
+    // Let the interrupt meet the unseeded generator too.
+    let mut spins = 0u32;
+    while ISR_NOT_READY.load(Ordering::Relaxed) == 0 && spins < 50_000_000 {
+        spins += 1;
+        core::hint::spin_loop();
+    }
+    c.check(
+        ISR_NOT_READY.load(Ordering::Relaxed) > 0 && ISR_FAILURES.load(Ordering::Relaxed) == 0,
+        "the interrupt is refused by the unseeded generator",
     );
 
     // Boot: seed the random value from the device id and boot count. (A board with an RNG
