@@ -21,7 +21,7 @@ pub(super) enum Emulator {
 
 /// A firmware run that takes longer than this has hung (a lost interrupt, a trap with no
 /// handler): it is killed and fails. Normal runs take well under a second.
-pub(super) const RUN_TIMEOUT: Duration = Duration::from_secs(60);
+pub(super) const RUN_TIMEOUT: Duration = Duration::from_secs(30);
 const PROVISION_SCRIPT: &str = ".ci/provision.d/10-qemu.sh";
 
 /// A QEMU binary, with the folders of the shared libraries it was unpacked with (if any).
