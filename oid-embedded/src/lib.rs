@@ -17,6 +17,7 @@ mod siphash;
 
 pub use crate::clock::{SyncedClock, TickSource};
 #[cfg(feature = "embassy-time")]
+#[cfg_attr(docsrs, doc(cfg(feature = "embassy-time")))]
 pub use crate::embassy::{EmbassyClock, EmbassyTicks};
 pub use crate::entropy::{DeviceIdEntropy, HardwareRng};
 pub use crate::error::Error;
