@@ -16,12 +16,14 @@ const READY: u8 = 2;
 /// boot ([`init`](Self::init) from an [`Entropy`] source, or
 /// [`init_legacy`](Self::init_legacy) with an assigned device id), then used from any context.
 ///
-/// Before it is seeded it generates nothing (kind [`NotInitialized`](crate::ErrorKind::NotInitialized)), so no id ever
-/// carries an unseeded, fleet-wide identical random value; before its clock is set,
-/// [`try_next`](Self::try_next) fails with kind
-/// [`ClockUnavailable`](crate::ErrorKind::ClockUnavailable). After that, each id costs one atomic
-/// increment: lock-free on Cortex-M3/M4, a short critical section on Cortex-M0 (through
-/// `portable-atomic`'s `critical-section` feature, with the implementation your binary picks).
+/// Before it is seeded it generates nothing (kind
+/// [`NotInitialized`](crate::ErrorKind::NotInitialized)), so no id ever carries an unseeded,
+/// fleet-wide identical random value; before its clock is set, [`try_next`](Self::try_next)
+/// fails with kind [`ClockUnavailable`](crate::ErrorKind::ClockUnavailable). After that, each id
+/// costs a clock reading, two reads and one compare-and-swap of the generator's 64-bit state.
+/// On 32-bit microcontrollers (none has 64-bit atomics) those go through short critical sections
+/// with the `critical-section` feature and the implementation your binary picks (see the
+/// crate docs' table per target).
 ///
 /// # Examples
 ///
