@@ -92,10 +92,10 @@ fn exit(passed: bool) -> ! {
     loop {}
 }
 
-/// Any exception (riscv-rt's default would spin forever): an illegal instruction (mcause 2)
+/// Any exception (riscv-rt's default would spin forever; riscv-rt calls it with the C ABI): an illegal instruction (mcause 2)
 /// is what a stray atomic instruction causes on a core without the A extension.
 #[unsafe(export_name = "ExceptionHandler")]
-fn exception_handler(_frame: &riscv_rt::TrapFrame) -> ! {
+extern "C" fn exception_handler(_frame: &riscv_rt::TrapFrame) -> ! {
     hprintln!(
         "FAIL: trap mcause={:#x} mepc={:#x} mtval={:#x}",
         mcause::read().bits(),
@@ -108,7 +108,7 @@ fn exception_handler(_frame: &riscv_rt::TrapFrame) -> ! {
 
 /// An interrupt nobody asked for.
 #[unsafe(export_name = "DefaultHandler")]
-fn default_handler() -> ! {
+extern "C" fn default_handler() -> ! {
     hprintln!(
         "FAIL: unexpected interrupt mcause={:#x}",
         mcause::read().bits()

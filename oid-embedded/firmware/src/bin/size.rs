@@ -113,7 +113,7 @@ mod probe {
     /// A trap (riscv-rt's default handler would spin) exits with status 1 too.
     #[cfg(target_arch = "riscv32")]
     #[unsafe(export_name = "ExceptionHandler")]
-    fn exception_handler(_: &riscv_rt::TrapFrame) -> ! {
+    extern "C" fn exception_handler(_: &riscv_rt::TrapFrame) -> ! {
         debug::exit(debug::EXIT_FAILURE);
         #[allow(clippy::empty_loop)]
         loop {}
