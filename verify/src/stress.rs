@@ -36,6 +36,21 @@ fn increasing(ids: &[[u8; 12]]) -> Result {
     Ok(())
 }
 
+/// Ids of one thread that may pass more than 2^24 counter values (past the capacity):
+/// timestamps never decrease, and within each second the ids increase as in [`increasing`]
+/// (one second holds fewer than 2^24 counter values).
+fn increasing_per_second(ids: &[[u8; 12]]) -> Result {
+    if let Some(w) = ids.windows(2).find(|w| timestamp(&w[0]) > timestamp(&w[1])) {
+        return Err(format!(
+            "timestamp went back within a thread: {} then {}",
+            ObjectId::from_bytes(w[0]),
+            ObjectId::from_bytes(w[1])
+        ));
+    }
+    ids.chunk_by(|a, b| timestamp(a) == timestamp(b))
+        .try_for_each(increasing)
+}
+
 const fn timestamp(b: &[u8; 12]) -> u32 {
     u32::from_be_bytes([b[0], b[1], b[2], b[3]])
 }
@@ -130,7 +145,7 @@ pub(crate) fn past_capacity(threads: usize, total: usize) -> Result<String> {
         if ids.len() != total / threads {
             return Err("a generating thread panicked".to_owned());
         }
-        increasing(ids)?;
+        increasing_per_second(ids)?;
         all.extend_from_slice(ids);
     }
     no_duplicates(&mut all)?;
@@ -490,6 +505,20 @@ mod tests {
         assert!(increasing(&[a, earlier]).is_err());
         assert!(increasing(&[a, a]).is_err());
         assert!(no_duplicates(&mut [c, a, b]).is_ok());
+        // Past the capacity a thread passes more than 2^24 counter values: checked per second.
+        // (Two seconds later the thread's counters pass its first one, 0xfffffe, again.)
+        let later = [
+            ObjectId::from_parts(12, [1; 5], 0xff_fffc).bytes(),
+            ObjectId::from_parts(12, [1; 5], 0xff_ffff).bytes(),
+        ];
+        let run = [a, b, c, later[0], later[1]];
+        assert!(
+            increasing(&run).is_err(),
+            "the distance from the first counter wraps"
+        );
+        assert!(increasing_per_second(&run).is_ok());
+        assert!(increasing_per_second(&[later[0], a]).is_err());
+        assert!(increasing_per_second(&[later[0], later[0]]).is_err());
         assert!(no_duplicates(&mut [c, a, b, a]).is_err());
     }
 
