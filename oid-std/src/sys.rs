@@ -126,7 +126,10 @@ pub(crate) fn time_seconds() -> Option<u64> {
 }
 
 /// The nanoseconds part of `CLOCK_REALTIME_COARSE` (the clock `time(2)` follows), or `None`.
-#[cfg(any(target_os = "linux", target_os = "android"))]
+#[cfg(all(
+    any(target_os = "linux", target_os = "android"),
+    target_pointer_width = "64"
+))]
 pub(crate) fn coarse_subsec_nanos() -> Option<u32> {
     let mut ts = libc::timespec {
         tv_sec: 0,
