@@ -20,8 +20,9 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use md5::{Digest, Md5};
 use oid_core::ObjectId;
 
+use crate::clock::CoarseClock;
+use crate::error::Error;
 use crate::process::{Lenient, Strict};
-use crate::{CoarseClock, Error};
 
 /// The machine id, computed once (`u32::MAX` until then: machine ids are below 2^24).
 static MACHINE: AtomicU32 = AtomicU32::new(u32::MAX);

@@ -12,6 +12,7 @@ mod fork;
 pub mod legacy;
 pub mod prelude;
 mod process;
+mod sealed;
 mod sys;
 mod unix_time;
 mod window;
@@ -29,16 +30,6 @@ pub use oid_core::{
     Clock, Entropy, EntropyError, ErrorKind, FixedClock, FromSliceError, GenerateError, Generator,
     Hex, LegacyParts, ManualClock, ObjectId, ParseError, Parts, oid,
 };
-
-/// The one `Sealed` trait of the crate: implemented for the types this crate's sealed traits
-/// ([`UnixTime`], [`prelude::ObjectIdExt`]) cover, nameable only inside the crate.
-mod sealed {
-    #[allow(
-        unreachable_pub,
-        reason = "sealed trait pattern: nameable only inside this crate"
-    )]
-    pub trait Sealed {}
-}
 
 /// A new id from the process-wide generator. Never fails, never panics, never repeats an id.
 ///

@@ -20,9 +20,11 @@
 
 use std::time::SystemTime;
 
+pub use crate::error::Error;
 use crate::sealed::Sealed;
+pub use crate::unix_time::UnixTime;
 use crate::unix_time::system_time_from;
-pub use crate::{Error, ObjectId, UnixTime};
+pub use oid_core::ObjectId;
 
 impl Sealed for ObjectId {}
 

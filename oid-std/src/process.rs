@@ -41,9 +41,10 @@ use std::time::SystemTime;
 
 use oid_core::{Clock, Entropy, EntropyError, ObjectId};
 
+use crate::entropy::OsEntropy;
+use crate::error::Error;
 use crate::fork::{Guard, GuardKind, NO_EPOCH};
 use crate::window::{Counter, Range, Spent};
-use crate::{Error, OsEntropy};
 
 /// The largest counter block a thread reserves at once.
 pub(crate) const MAX_BLOCK: u32 = 256;

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use crate::Error;
+use crate::error::Error;
 use crate::sealed::Sealed;
 
 /// A point in time that converts to and from an ObjectId timestamp (whole seconds since the

@@ -16,9 +16,10 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::error::Error;
 use crate::sealed::Sealed;
+use crate::unix_time::UnixTime;
 use crate::unix_time::checked_timestamp;
-use crate::{Error, UnixTime};
 
 impl Sealed for DateTime<Utc> {}
 

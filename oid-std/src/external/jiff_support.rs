@@ -14,9 +14,10 @@
 
 use jiff::Timestamp;
 
+use crate::error::Error;
 use crate::sealed::Sealed;
+use crate::unix_time::UnixTime;
 use crate::unix_time::checked_timestamp;
-use crate::{Error, UnixTime};
 
 impl Sealed for Timestamp {}
 

@@ -17,9 +17,10 @@
 
 use time::{OffsetDateTime, UtcDateTime};
 
+use crate::error::Error;
 use crate::sealed::Sealed;
+use crate::unix_time::UnixTime;
 use crate::unix_time::checked_timestamp;
-use crate::{Error, UnixTime};
 
 impl Sealed for OffsetDateTime {}
 
