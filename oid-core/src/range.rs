@@ -329,7 +329,10 @@ mod tests {
 
     /// The first and the last id of second `s`.
     fn edge_ids(s: u32) -> [ObjectId; 2] {
-        [ObjectId::min_for_timestamp(s), ObjectId::max_for_timestamp(s)]
+        [
+            ObjectId::min_for_timestamp(s),
+            ObjectId::max_for_timestamp(s),
+        ]
     }
 
     #[test]
@@ -418,9 +421,18 @@ mod tests {
             assert!(!r.contains(&ObjectId::MIN) && !r.contains(&ObjectId::MAX));
         }
         // Extremes do not overflow.
-        assert_eq!(IdRange::from_millis(Some(i64::MIN), Some(i64::MAX)), IdRange::ALL);
-        assert_eq!(IdRange::from_secs(Some(i64::MIN), Some(i64::MAX)), IdRange::ALL);
-        assert_eq!(IdRange::from_nanos(Some(i128::MIN), Some(i128::MAX)), IdRange::ALL);
+        assert_eq!(
+            IdRange::from_millis(Some(i64::MIN), Some(i64::MAX)),
+            IdRange::ALL
+        );
+        assert_eq!(
+            IdRange::from_secs(Some(i64::MIN), Some(i64::MAX)),
+            IdRange::ALL
+        );
+        assert_eq!(
+            IdRange::from_nanos(Some(i128::MIN), Some(i128::MAX)),
+            IdRange::ALL
+        );
     }
 
     #[test]

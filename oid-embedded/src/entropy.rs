@@ -373,7 +373,9 @@ mod tests {
         }
     }
 
-    fn init_with(entropy: &mut impl Entropy) -> Result<crate::SharedGenerator<oid_core::FixedClock>, crate::Error> {
+    fn init_with(
+        entropy: &mut impl Entropy,
+    ) -> Result<crate::SharedGenerator<oid_core::FixedClock>, crate::Error> {
         let generator = crate::SharedGenerator::new(oid_core::FixedClock::at(1_700_000_000));
         generator.init(entropy).map(|()| generator)
     }
@@ -381,7 +383,8 @@ mod tests {
     #[test]
     fn a_healthy_rng_seeds() {
         let mut state = 1;
-        let generator = init_with(&mut HardwareRng::new(|b: &mut [u8]| lcg(&mut state, b))).unwrap();
+        let generator =
+            init_with(&mut HardwareRng::new(|b: &mut [u8]| lcg(&mut state, b))).unwrap();
         assert!(generator.try_next().is_ok());
         // A fallible closure that succeeds.
         let mut state = 2;
@@ -398,14 +401,19 @@ mod tests {
             Err(EntropyError::with_code("rng seed error", 2))
         }))
         .unwrap_err();
-        assert_eq!(err.entropy(), Some(EntropyError::with_code("rng seed error", 2)));
+        assert_eq!(
+            err.entropy(),
+            Some(EntropyError::with_code("rng seed error", 2))
+        );
     }
 
     #[test]
     fn a_closure_that_writes_nothing_is_not_a_seed() {
         let mut garbage = [0xa5u8; 8];
         // Even into a buffer that held something: it is zeroed first.
-        let err = HardwareRng::new(|_: &mut [u8]| {}).fill(&mut garbage).unwrap_err();
+        let err = HardwareRng::new(|_: &mut [u8]| {})
+            .fill(&mut garbage)
+            .unwrap_err();
         assert_eq!(err.reason(), "hardware rng stuck at all zeros or all ones");
         let err = init_with(&mut HardwareRng::new(|_: &mut [u8]| {})).unwrap_err();
         assert_eq!(

@@ -4,6 +4,7 @@
 #![allow(
     clippy::unwrap_used,
     dead_code,
+    unreachable_pub,
     reason = "test helpers: a failed unwrap is a failed test; not every test file uses every helper"
 )]
 

@@ -22,7 +22,7 @@
 use core::fmt;
 
 use ::serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use ::serde::ser::{SerializeMap, Serializer};
+use ::serde::ser::{SerializeStruct, Serializer};
 use ::serde::{Deserialize, Serialize};
 
 use crate::ObjectId;
@@ -197,16 +197,21 @@ impl<'de> Visitor<'de> for HexSeed {
 pub mod extended_json {
     use super::*;
 
-    /// Serializes `id` as `{"$oid": "<lowercase hex>"}`.
+    /// Serializes `id` as `{"$oid": "<lowercase hex>"}`: a struct named `$oid` with the one
+    /// field `$oid`, which JSON and CBOR write as that map, postcard and bincode as the hex
+    /// string alone, and BSON (by the `bson` crate's convention for that name) as a native
+    /// ObjectId element.
     ///
     /// # Errors
     ///
     /// Whatever the serializer reports.
     pub fn serialize<S: Serializer>(id: &ObjectId, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(1))?;
-        map.serialize_entry("$oid", id.to_hex().as_str())?;
-        map.end()
+        let mut oid = serializer.serialize_struct(OID, 1)?;
+        oid.serialize_field(OID, id.to_hex().as_str())?;
+        oid.end()
     }
+
+    const OID: &str = "$oid";
 
     /// Deserializes `{"$oid": "<hex>"}`; in human-readable formats also a hex string or an
     /// array of 12 byte values.
@@ -241,7 +246,28 @@ pub mod extended_json {
         if deserializer.is_human_readable() {
             deserializer.deserialize_any(IdVisitor)
         } else {
-            deserializer.deserialize_map(IdVisitor)
+            deserializer.deserialize_struct(OID, &[OID], OidStruct)
+        }
+    }
+
+    /// The struct [`serialize`] writes, as a binary format gives it back: a map (CBOR, BSON) or
+    /// a sequence of its one field (postcard, bincode).
+    struct OidStruct;
+
+    impl<'de> Visitor<'de> for OidStruct {
+        type Value = ObjectId;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("{\"$oid\": \"<24 hex characters>\"}")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ObjectId, A::Error> {
+            IdVisitor.visit_map(map)
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ObjectId, A::Error> {
+            seq.next_element_seed(HexSeed)?
+                .ok_or_else(|| de::Error::custom("expected the \"$oid\" field, found nothing"))
         }
     }
 
@@ -435,7 +461,10 @@ mod tests {
             let bytes = bson::serialize_to_vec(doc).unwrap();
             // A real BSON ObjectId element (type 0x07), not a sub-document.
             let raw = bson::RawDocument::from_bytes(&bytes).unwrap();
-            assert!(matches!(raw.get("_id").unwrap(), Some(bson::RawBsonRef::ObjectId(_))));
+            assert!(matches!(
+                raw.get("_id").unwrap(),
+                Some(bson::RawBsonRef::ObjectId(_))
+            ));
             bson::deserialize_from_slice(&bytes).unwrap()
         }
 
@@ -478,17 +507,19 @@ mod tests {
         }
 
         #[test]
-        fn binary_formats_write_the_map_not_bytes() {
+        fn binary_formats_write_the_hex_not_12_bytes() {
             let doc = Doc {
                 id: crate::oid!("507f1f77bcf86cd799439011"),
                 parent: None,
             };
             let bytes = postcard::to_allocvec(&doc).unwrap();
             let hex = b"507f1f77bcf86cd799439011";
-            assert!(bytes.windows(4).any(|w| w == b"$oid"));
-            assert!(bytes.windows(24).any(|w| w == hex));
+            // postcard: the struct's one field, the hex string (length 24, then the text).
+            assert_eq!(bytes[..25], [&[24u8][..], &hex[..]].concat()[..]);
+            // CBOR: the map {"$oid": hex}.
             let mut cbor = Vec::new();
             ciborium::into_writer(&doc, &mut cbor).unwrap();
+            assert!(cbor.windows(4).any(|w| w == b"$oid"));
             assert!(cbor.windows(24).any(|w| w == hex));
         }
 
