@@ -1,6 +1,11 @@
 //! `oid inspect` and `oid validate`: the forms an id is read in, files, hints, and the line
 //! rules (cap, BOM, UTF-8).
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers: a failed unwrap is a failed test"
+)]
+
 mod common;
 
 use common::{oid, ok, temp_dir};

@@ -1,5 +1,10 @@
 //! Exit statuses, closed and failing streams, bounded memory, and the help.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers: a failed unwrap is a failed test"
+)]
+
 mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};

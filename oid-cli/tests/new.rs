@@ -1,5 +1,10 @@
 //! `oid new`: counts, times, formats, and the capacity rule (never a repeat).
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers: a failed unwrap is a failed test"
+)]
+
 mod common;
 
 use std::collections::HashSet;

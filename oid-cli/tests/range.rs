@@ -1,5 +1,10 @@
 //! `oid range`: half-open ranges, rounding, open ends, and the filters.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers: a failed unwrap is a failed test"
+)]
+
 mod common;
 
 use common::{oid, ok, usage_error};

@@ -485,7 +485,10 @@ mod tests {
             ciborium::from_reader(&bytes[..]).unwrap()
         }
 
-        const FORMATS: [(&str, fn(&Doc) -> Doc); 5] = [
+        /// Writes a document in one format and reads it back.
+        type Trip = fn(&Doc) -> Doc;
+
+        const FORMATS: [(&str, Trip); 5] = [
             ("json", json),
             ("bson", bson),
             ("postcard", postcard),
