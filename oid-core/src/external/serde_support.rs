@@ -170,11 +170,12 @@ impl<'de> Visitor<'de> for HexSeed {
 ///
 /// * Human-readable formats (JSON, YAML, …) also read everything the plain impl reads: a hex
 ///   string, or an array of 12 byte values.
-/// * Binary formats read exactly the map `{"$oid": "<hex>"}` that [`serialize`] writes. Formats
-///   that are not self-describing (postcard, bincode) can only read the shape that was written,
-///   so a field written by the plain impl (12 bytes) is not readable here, and the other way
-///   round: pick one representation per field. BSON presents an ObjectId element as this map,
-///   so an ObjectId element written by any driver reads too.
+/// * Binary formats read exactly the shape [`serialize`](extended_json::serialize) writes (a
+///   map in CBOR, a native ObjectId element in BSON, the hex string alone in postcard and
+///   bincode). Formats that are not self-describing (postcard, bincode) can only read the shape
+///   that was written, so a field written by the plain impl (12 bytes) is not readable here,
+///   and the other way round: pick one representation per field. BSON presents any ObjectId
+///   element as the map `{"$oid": …}`, so one written by any driver reads too.
 ///
 /// # Examples
 ///
