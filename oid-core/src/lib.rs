@@ -17,6 +17,7 @@ mod id;
 pub mod macros;
 mod parse;
 mod parts;
+mod range;
 #[cfg(feature = "serde")]
 pub mod serde;
 
@@ -25,3 +26,4 @@ pub use crate::fmt::Hex;
 pub use crate::generator::*;
 pub use crate::id::ObjectId;
 pub use crate::parts::{LegacyParts, Parts};
+pub use crate::range::{IdRange, Upper};
