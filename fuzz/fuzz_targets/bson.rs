@@ -6,7 +6,7 @@
 
 use bson::oid::ObjectId as BsonId;
 use libfuzzer_sys::fuzz_target;
-use oid_bson::{BsonObjectIdExt, ObjectIdExt};
+use oid_bson::{FromBson, ToBson};
 use oid_core::ObjectId;
 use serde::{Deserialize, Serialize};
 
@@ -37,8 +37,8 @@ fuzz_target!(|data: &[u8]| {
     let theirs = bson::deserialize_from_slice::<Theirs>(data);
     if let Ok(t) = &theirs {
         let o = ours.as_ref().expect("bson read the ids, the helper did not");
-        assert_eq!(o.id, t.id.to_oid());
-        assert_eq!(o.maybe, t.maybe.map(|m| m.to_oid()));
+        assert_eq!(o.id, ObjectId::from_bson(t.id));
+        assert_eq!(o.maybe, t.maybe.map(|m| ObjectId::from_bson(m)));
     }
     if let Ok(o) = &ours {
         let bytes = bson::serialize_to_vec(o).unwrap();
@@ -46,7 +46,7 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(p) = bson::deserialize_from_slice::<Plain>(data) {
         if let Ok(t) = &theirs {
-            assert_eq!(p.id, t.id.to_oid());
+            assert_eq!(p.id, ObjectId::from_bson(t.id));
         }
     }
 
@@ -54,21 +54,21 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(raw) = bson::RawDocument::from_bytes(data) {
         for elem in raw.iter() {
             let Ok((_, value)) = elem else { break };
-            let converted = ObjectId::try_from_raw_bson(value);
+            let converted = ObjectId::try_from_bson(value);
             match value {
-                bson::RawBsonRef::ObjectId(b) => assert_eq!(converted.unwrap(), b.to_oid()),
+                bson::RawBsonRef::ObjectId(b) => assert_eq!(converted.unwrap(), ObjectId::from_bson(b)),
                 _ => assert!(converted.is_err()),
             }
         }
     }
     if let Ok(doc) = bson::Document::from_reader(data) {
         for (_, value) in &doc {
-            let converted = ObjectId::try_from_bson_value(value);
+            let converted = ObjectId::try_from_bson(value);
             match value {
                 bson::Bson::ObjectId(b) => {
                     let id = converted.unwrap();
                     assert_eq!(id.bytes(), b.bytes());
-                    assert_eq!(BsonId::from_oid(id), *b);
+                    assert_eq!(id.to_bson(), *b);
                     assert_eq!(id.to_bson_value(), *value);
                 }
                 _ => assert!(converted.is_err()),

@@ -13,7 +13,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use oid_bson::ObjectIdExt;
+use oid_bson::ToBson;
 use oid_core::{ObjectId, oid};
 use serde::{Deserialize, Serialize};
 

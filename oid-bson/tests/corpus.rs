@@ -1,8 +1,10 @@
 //! The BSON corpus cases for ObjectId (bson-corpus/tests/oid.json), through every path this
 //! crate offers: the helper, oid-core's plain serde impl, the conversions, and extended JSON.
 
+#![cfg(feature = "bson-3")]
+
 use bson::{Bson, Document, RawDocument};
-use oid_bson::{NotAnObjectId, ObjectIdExt};
+use oid_bson::{FromBson, NotAnObjectId, ToBson};
 use oid_core::ObjectId;
 use serde::{Deserialize, Serialize};
 
@@ -88,13 +90,13 @@ fn valid_cases_decode_and_reencode_byte_for_byte() {
         // bytes -> Document -> conversions, and back to the same bytes.
         let doc = Document::from_reader(&bytes[..]).unwrap();
         assert_eq!(
-            ObjectId::try_from_bson_value(doc.get("a").unwrap()),
+            ObjectId::try_from_bson(doc.get("a").unwrap()),
             Ok(expected),
             "{what}: Bson"
         );
         let raw = RawDocument::from_bytes(&bytes).unwrap();
         assert_eq!(
-            ObjectId::try_from_raw_bson(raw.get("a").unwrap().unwrap()),
+            ObjectId::try_from_bson(raw.get("a").unwrap().unwrap()),
             Ok(expected),
             "{what}: RawBsonRef"
         );
@@ -196,13 +198,13 @@ fn truncated_document_is_an_error_not_a_panic() {
 fn non_object_id_elements_are_rejected_by_name() {
     let doc = bson::doc! { "a": "56e1fc72e0c917e9c4714161", "b": 1.5, "c": [] };
     let err = |key: &str| {
-        ObjectId::try_from_bson_value(doc.get(key).unwrap())
+        ObjectId::try_from_bson(doc.get(key).unwrap())
             .unwrap_err()
             .to_string()
     };
     assert_eq!(err("a"), "expected a BSON ObjectId, found a string");
     assert_eq!(err("b"), "expected a BSON ObjectId, found a double");
     assert_eq!(err("c"), "expected a BSON ObjectId, found an array");
-    let e: NotAnObjectId = ObjectId::try_from_bson_value(&Bson::Int32(1)).unwrap_err();
-    assert_eq!(e.found(), bson::spec::ElementType::Int32);
+    let e: NotAnObjectId = ObjectId::try_from_bson(&Bson::Int32(1)).unwrap_err();
+    assert_eq!(e.element_type(), Some(bson::spec::ElementType::Int32 as u8));
 }

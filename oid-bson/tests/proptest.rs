@@ -1,8 +1,10 @@
 //! Round trips for arbitrary ids: conversions, and the helpers through BSON bytes, `Document` and
 //! JSON, compared byte for byte with the `bson` crate's own type.
 
+#![cfg(feature = "bson-3")]
+
 use bson::Bson;
-use oid_bson::{BsonObjectIdExt, ObjectIdExt};
+use oid_bson::{FromBson, ToBson};
 use oid_core::ObjectId;
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -42,7 +44,7 @@ fn theirs(o: &Ours) -> Theirs {
     Theirs {
         id: o.id.to_bson(),
         parent: o.parent.map(|p| p.to_bson()),
-        refs: o.refs.iter().map(ObjectIdExt::to_bson).collect(),
+        refs: o.refs.iter().map(ToBson::to_bson).collect(),
     }
 }
 
@@ -53,9 +55,9 @@ proptest! {
         prop_assert_eq!(theirs.bytes(), id.bytes());
         prop_assert_eq!(theirs.to_hex(), id.to_hex().to_string());
         prop_assert_eq!(ObjectId::from_bson(theirs), id);
-        prop_assert_eq!(theirs.to_oid(), id);
-        prop_assert_eq!(bson::oid::ObjectId::from_oid(id), theirs);
-        prop_assert_eq!(ObjectId::try_from_bson_value(&id.to_bson_value()), Ok(id));
+        prop_assert_eq!(oid_bson::ObjectId::from(theirs), id);
+        prop_assert_eq!(id.to_bson(), theirs);
+        prop_assert_eq!(ObjectId::try_from_bson(&id.to_bson_value()), Ok(id));
         prop_assert_eq!(id.to_bson_value(), Bson::ObjectId(theirs));
     }
 
