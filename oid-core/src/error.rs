@@ -1,4 +1,4 @@
-//! Error types for parsing text and converting byte slices.
+//! Every error type of the crate: parsing text, converting byte slices, seeding and generating.
 
 use core::fmt;
 
@@ -150,3 +150,204 @@ impl fmt::Display for FromSliceError {
 }
 
 impl core::error::Error for FromSliceError {}
+
+/// What went wrong when making an id, in words shared by every crate of the workspace:
+/// [`GenerateError`], [`EntropyError`], `oid_std::Error` and `oid_embedded::Error` all answer
+/// `kind()` with one of these, and the same failure has the same name everywhere.
+///
+/// [`as_str`](Self::as_str) is the lowercase message each error's `Display` (and `defmt`
+/// output) starts with.
+///
+/// # Examples
+///
+/// ```
+/// use oid_core::{ErrorKind, FixedClock, Generator};
+/// let generator = Generator::from_seed(FixedClock::UNSET, [0; 5], 0);
+/// let err = generator.try_next().unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::ClockUnavailable);
+/// assert_eq!(ErrorKind::CapacityExhausted.as_str(), "counter exhausted for this second");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The clock does not know the time (an unset RTC, a system clock before 1970).
+    ClockUnavailable,
+    /// The clock reads a time an ObjectId cannot carry, or one that makes no sense here.
+    ClockOutOfRange,
+    /// The entropy source failed.
+    EntropyFailed,
+    /// The seed came from a fallback mix because the entropy source failed.
+    WeakSeed,
+    /// The 2^24 counter values of the current second are spent: a later second gives more.
+    CapacityExhausted,
+    /// The generator has not been seeded yet.
+    NotInitialized,
+    /// The generator was seeded before.
+    AlreadyInitialized,
+}
+
+impl ErrorKind {
+    /// The short lowercase message for this kind.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(oid_core::ErrorKind::ClockUnavailable.as_str(), "clock time not available");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::ClockUnavailable => "clock time not available",
+            ErrorKind::ClockOutOfRange => "clock time out of range",
+            ErrorKind::EntropyFailed => "entropy source failed",
+            ErrorKind::WeakSeed => "weak seed: the entropy source failed and a fallback was used",
+            ErrorKind::CapacityExhausted => "counter exhausted for this second",
+            ErrorKind::NotInitialized => "generator not initialized",
+            ErrorKind::AlreadyInitialized => "generator already initialized",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An id could not be generated: the clock does not know the time
+/// ([`ErrorKind::ClockUnavailable`]), or this second's 2^24 ids are spent
+/// ([`ErrorKind::CapacityExhausted`]).
+///
+/// # Examples
+///
+/// ```
+/// use oid_core::{ErrorKind, FixedClock, Generator};
+/// let generator = Generator::from_seed(FixedClock::UNSET, [0; 5], 0);
+/// let err = generator.try_next().unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::ClockUnavailable);
+/// assert_eq!(err.to_string(), "clock time not available");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GenerateError(ErrorKind);
+
+impl GenerateError {
+    /// The clock does not know the time. Clock adapters that wrap a generator may return it
+    /// too.
+    pub const CLOCK_UNAVAILABLE: GenerateError = GenerateError(ErrorKind::ClockUnavailable);
+
+    /// This second's 2^24 counter values are spent; nothing was used up by the failed call.
+    pub const CAPACITY_EXHAUSTED: GenerateError = GenerateError(ErrorKind::CapacityExhausted);
+
+    /// What went wrong.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{ErrorKind, GenerateError};
+    /// assert_eq!(GenerateError::CAPACITY_EXHAUSTED.kind(), ErrorKind::CapacityExhausted);
+    /// ```
+    pub const fn kind(&self) -> ErrorKind {
+        self.0
+    }
+}
+
+impl fmt::Display for GenerateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.as_str())
+    }
+}
+
+impl core::error::Error for GenerateError {}
+
+/// An entropy source failed.
+///
+/// # Examples
+///
+/// ```
+/// use oid_core::EntropyError;
+/// let err = EntropyError::new("rng peripheral not ready");
+/// assert_eq!(err.to_string(), "entropy source failed: rng peripheral not ready");
+/// let err = EntropyError::with_code("getrandom", 11);
+/// assert_eq!(err.code(), Some(11));
+/// assert_eq!(err.to_string(), "entropy source failed: getrandom (code 11)");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EntropyError {
+    reason: &'static str,
+    code: Option<i32>,
+}
+
+impl EntropyError {
+    /// An error with a short lowercase reason.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let err = oid_core::EntropyError::new("rng not ready");
+    /// assert_eq!(err.reason(), "rng not ready");
+    /// ```
+    pub const fn new(reason: &'static str) -> EntropyError {
+        EntropyError { reason, code: None }
+    }
+
+    /// An error with a reason and a numeric code from the underlying source (an `errno`, a
+    /// driver status).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let err = oid_core::EntropyError::with_code("getrandom", 5);
+    /// assert_eq!((err.reason(), err.code()), ("getrandom", Some(5)));
+    /// ```
+    pub const fn with_code(reason: &'static str, code: i32) -> EntropyError {
+        EntropyError {
+            reason,
+            code: Some(code),
+        }
+    }
+
+    /// The reason given by the source.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(oid_core::EntropyError::new("busy").reason(), "busy");
+    /// ```
+    pub const fn reason(&self) -> &'static str {
+        self.reason
+    }
+
+    /// The source's numeric code, if it gave one.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(oid_core::EntropyError::new("busy").code(), None);
+    /// ```
+    pub const fn code(&self) -> Option<i32> {
+        self.code
+    }
+
+    /// Always [`ErrorKind::EntropyFailed`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{EntropyError, ErrorKind};
+    /// assert_eq!(EntropyError::new("busy").kind(), ErrorKind::EntropyFailed);
+    /// ```
+    pub const fn kind(&self) -> ErrorKind {
+        ErrorKind::EntropyFailed
+    }
+}
+
+impl fmt::Display for EntropyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind().as_str(), self.reason)?;
+        if let Some(code) = self.code {
+            write!(f, " (code {code})")?;
+        }
+        Ok(())
+    }
+}
+
+impl core::error::Error for EntropyError {}

@@ -215,7 +215,14 @@ impl ObjectId {
 /// ```
 impl fmt::Display for ObjectId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(self.to_hex().as_str())
+        let hex = self.to_hex();
+        // `pad` honours width, fill and precision (`{:>30}`); without them a plain write is
+        // several times cheaper, and `to_string()` takes this path.
+        if f.width().is_none() && f.precision().is_none() {
+            f.write_str(hex.as_str())
+        } else {
+            f.pad(hex.as_str())
+        }
     }
 }
 

@@ -1,12 +1,22 @@
-//! Id generation with an injectable clock and entropy source.
+//! The lock-free generator: a [`Clock`], a seed, and the capacity rule that keeps every id
+//! unique.
 //!
-//! The generator is lock-free: one relaxed `fetch_add` on a 32-bit atomic per id (or per batch
-//! with [`Generator::fill`]). Its state is the 5-byte random value and the counter, both
-//! seeded once, exactly as the MongoDB ObjectId specification describes.
+//! # The capacity rule
+//!
+//! One second and one random value hold 2^24 ids (the 3-byte counter). The generator keeps a
+//! *window*: the newest second it has stamped and the counter value that second started at.
+//! A counter value is handed out only while it lies less than 2^24 past the window's start, so
+//! the counters of one second never repeat, whatever the threads and batches. A reading of a
+//! later second opens a new window at the current counter; a reading of an *earlier* second
+//! (the clock stepped back) stamps the window's second, so a second is never reopened:
+//! timestamps never go below the newest second a generator has stamped.
+//!
+//! The window is one 64-bit atomic (the second and the start), the counter a 32-bit one. An id
+//! takes its counter with a compare-and-swap that checks the window bound, then confirms the
+//! window did not change meanwhile (a value taken under a window that has since moved on is
+//! thrown away, never pulled into the new one).
 
 use core::fmt;
-
-use crate::ObjectId;
 
 #[cfg(feature = "portable-atomic")]
 use portable_atomic as atomic;
@@ -14,404 +24,39 @@ use portable_atomic as atomic;
 #[cfg(not(feature = "portable-atomic"))]
 use core::sync::atomic;
 
-/// A source of wall-clock time.
-///
-/// The generator reads it once per id (once per batch for [`Generator::fill`]).
-/// Readings of 2^32 seconds or more wrap modulo 2^32, like the 4-byte timestamp field itself.
-///
-/// # Examples
-///
-/// ```
-/// use oid_core::Clock;
-///
-/// struct Rtc;
-/// impl Clock for Rtc {
-///     fn unix_seconds(&self) -> Option<u64> {
-///         Some(1_700_000_000) // read the hardware here
-///     }
-/// }
-/// assert_eq!((&Rtc).unix_seconds(), Some(1_700_000_000));
-/// ```
-pub trait Clock {
-    /// Seconds since the Unix epoch, or `None` when the time is not known (an unset RTC at
-    /// boot, a system clock set before 1970).
-    fn unix_seconds(&self) -> Option<u64>;
-}
+use atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
 
-impl<T: Clock + ?Sized> Clock for &T {
-    #[inline]
-    fn unix_seconds(&self) -> Option<u64> {
-        (**self).unix_seconds()
-    }
-}
+use crate::entropy::seed_from;
+use crate::{Clock, Entropy, EntropyError, GenerateError, ObjectId};
 
-/// A clock that always answers the same: for tests, and for "no clock" setups (`FixedClock::UNSET`).
-///
-/// # Examples
-///
-/// ```
-/// use oid_core::{Clock, FixedClock};
-/// assert_eq!(FixedClock::at(1_700_000_000).unix_seconds(), Some(1_700_000_000));
-/// assert_eq!(FixedClock::UNSET.unix_seconds(), None);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FixedClock(Option<u64>);
+/// Ids per second and random value: the 3-byte counter's range.
+pub(crate) const CAPACITY: u32 = 1 << 24;
 
-impl FixedClock {
-    /// A clock that never knows the time.
-    pub const UNSET: FixedClock = FixedClock(None);
-
-    /// A clock stopped at `secs` seconds since the epoch.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use oid_core::{Clock, FixedClock};
-    /// assert_eq!(FixedClock::at(5).unix_seconds(), Some(5));
-    /// ```
-    pub const fn at(secs: u64) -> FixedClock {
-        FixedClock(Some(secs))
-    }
-}
-
-impl Clock for FixedClock {
-    #[inline]
-    fn unix_seconds(&self) -> Option<u64> {
-        self.0
-    }
-}
-
-/// A clock set by hand, shareable between threads: for tests that move time.
-///
-/// Available where the target has native 64-bit atomics (most hosts; not the 32-bit thumb
-/// targets, where `portable-atomic` offers no 64-bit atomic without its lock-based `fallback`).
-///
-/// # Examples
-///
-/// ```
-/// use oid_core::{Clock, ManualClock};
-/// let clock = ManualClock::new();
-/// assert_eq!(clock.unix_seconds(), None);
-/// clock.set(1_700_000_000);
-/// clock.advance(2);
-/// assert_eq!(clock.unix_seconds(), Some(1_700_000_002));
-/// clock.unset();
-/// assert_eq!(clock.unix_seconds(), None);
-/// ```
-#[cfg(target_has_atomic = "64")]
-pub struct ManualClock {
-    // u64::MAX means "unset"; a set time of u64::MAX is stored as u64::MAX - 1... never happens
-    // in practice, see `set`.
-    secs: core::sync::atomic::AtomicU64,
-}
-
-#[cfg(target_has_atomic = "64")]
-impl ManualClock {
-    const UNSET: u64 = u64::MAX;
-
-    /// A clock that does not know the time until [`set`](Self::set).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use oid_core::{Clock, ManualClock};
-    /// assert_eq!(ManualClock::new().unix_seconds(), None);
-    /// ```
-    pub const fn new() -> ManualClock {
-        ManualClock {
-            secs: core::sync::atomic::AtomicU64::new(Self::UNSET),
-        }
-    }
-
-    /// A clock that starts at `secs`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use oid_core::{Clock, ManualClock};
-    /// assert_eq!(ManualClock::at(9).unix_seconds(), Some(9));
-    /// ```
-    pub const fn at(secs: u64) -> ManualClock {
-        ManualClock {
-            secs: core::sync::atomic::AtomicU64::new(Self::clamp(secs)),
-        }
-    }
-
-    const fn clamp(secs: u64) -> u64 {
-        if secs == Self::UNSET {
-            Self::UNSET - 1
-        } else {
-            secs
-        }
-    }
-
-    /// Sets the time (`u64::MAX` is taken as `u64::MAX - 1`).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use oid_core::{Clock, ManualClock};
-    /// let clock = ManualClock::new();
-    /// clock.set(42);
-    /// assert_eq!(clock.unix_seconds(), Some(42));
-    /// ```
-    pub fn set(&self, secs: u64) {
-        self.secs
-            .store(Self::clamp(secs), core::sync::atomic::Ordering::Relaxed);
-    }
-
-    /// Moves a set clock forward by `secs` (saturating); an unset clock stays unset.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use oid_core::{Clock, ManualClock};
-    /// let clock = ManualClock::at(10);
-    /// clock.advance(5);
-    /// assert_eq!(clock.unix_seconds(), Some(15));
-    /// let unset = ManualClock::new();
-    /// unset.advance(5);
-    /// assert_eq!(unset.unix_seconds(), None);
-    /// ```
-    pub fn advance(&self, secs: u64) {
-        let _ = self.secs.fetch_update(
-            core::sync::atomic::Ordering::Relaxed,
-            core::sync::atomic::Ordering::Relaxed,
-            |s| (s != Self::UNSET).then(|| Self::clamp(s.saturating_add(secs))),
-        );
-    }
-
-    /// Forgets the time: the clock answers `None` again.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use oid_core::{Clock, ManualClock};
-    /// let clock = ManualClock::at(10);
-    /// clock.unset();
-    /// assert_eq!(clock.unix_seconds(), None);
-    /// ```
-    pub fn unset(&self) {
-        self.secs
-            .store(Self::UNSET, core::sync::atomic::Ordering::Relaxed);
-    }
-}
-
-#[cfg(target_has_atomic = "64")]
-impl Default for ManualClock {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-#[cfg(target_has_atomic = "64")]
-impl Clock for ManualClock {
-    #[inline]
-    fn unix_seconds(&self) -> Option<u64> {
-        let s = self.secs.load(core::sync::atomic::Ordering::Relaxed);
-        (s != Self::UNSET).then_some(s)
-    }
-}
-
-#[cfg(target_has_atomic = "64")]
-impl fmt::Debug for ManualClock {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("ManualClock")
-            .field(&self.unix_seconds())
-            .finish()
-    }
-}
-
-/// A source of random bytes, used only to seed a generator (the 5-byte random value and the
-/// counter's random start).
-///
-/// # Examples
-///
-/// ```
-/// use oid_core::{Entropy, EntropyError};
-///
-/// struct Hwrng;
-/// impl Entropy for Hwrng {
-///     fn fill(&mut self, dest: &mut [u8]) -> Result<(), EntropyError> {
-///         dest.fill(0x42); // read the peripheral here
-///         Ok(())
-///     }
-/// }
-/// let mut buf = [0u8; 4];
-/// Hwrng.fill(&mut buf)?;
-/// assert_eq!(buf, [0x42; 4]);
-/// # Ok::<(), EntropyError>(())
-/// ```
-pub trait Entropy {
-    /// Fills `dest` with random bytes.
-    ///
-    /// # Errors
-    ///
-    /// An [`EntropyError`] when the source cannot deliver.
-    fn fill(&mut self, dest: &mut [u8]) -> Result<(), EntropyError>;
-}
-
-impl<T: Entropy + ?Sized> Entropy for &mut T {
-    #[inline]
-    fn fill(&mut self, dest: &mut [u8]) -> Result<(), EntropyError> {
-        (**self).fill(dest)
-    }
-}
-
-/// An entropy source failed.
-///
-/// # Examples
-///
-/// ```
-/// use oid_core::EntropyError;
-/// let err = EntropyError::new("rng peripheral not ready");
-/// assert_eq!(err.to_string(), "entropy source failed: rng peripheral not ready");
-/// let err = EntropyError::with_code("getrandom", 11);
-/// assert_eq!(err.code(), Some(11));
-/// assert_eq!(err.to_string(), "entropy source failed: getrandom (code 11)");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct EntropyError {
-    reason: &'static str,
-    code: Option<i32>,
-}
-
-impl EntropyError {
-    /// An error with a short lowercase reason.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let err = oid_core::EntropyError::new("rng not ready");
-    /// assert_eq!(err.reason(), "rng not ready");
-    /// ```
-    pub const fn new(reason: &'static str) -> EntropyError {
-        EntropyError { reason, code: None }
-    }
-
-    /// An error with a reason and a numeric code from the underlying source (an `errno`, a
-    /// driver status).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let err = oid_core::EntropyError::with_code("getrandom", 5);
-    /// assert_eq!((err.reason(), err.code()), ("getrandom", Some(5)));
-    /// ```
-    pub const fn with_code(reason: &'static str, code: i32) -> EntropyError {
-        EntropyError {
-            reason,
-            code: Some(code),
-        }
-    }
-
-    /// The reason given by the source.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// assert_eq!(oid_core::EntropyError::new("busy").reason(), "busy");
-    /// ```
-    pub const fn reason(&self) -> &'static str {
-        self.reason
-    }
-
-    /// The source's numeric code, if it gave one.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// assert_eq!(oid_core::EntropyError::new("busy").code(), None);
-    /// ```
-    pub const fn code(&self) -> Option<i32> {
-        self.code
-    }
-}
-
-impl fmt::Display for EntropyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "entropy source failed: {}", self.reason)?;
-        if let Some(code) = self.code {
-            write!(f, " (code {code})")?;
-        }
-        Ok(())
-    }
-}
-
-impl core::error::Error for EntropyError {}
-
-#[cfg(feature = "defmt")]
-impl defmt::Format for EntropyError {
-    fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "entropy source failed: {=str}", self.reason)
-    }
-}
-
-/// An id could not be generated.
-///
-/// # Examples
-///
-/// ```
-/// use oid_core::{FixedClock, Generator};
-/// let generator = Generator::from_seed(FixedClock::UNSET, [0; 5], 0);
-/// let err = generator.try_next().unwrap_err();
-/// assert_eq!(err.to_string(), "clock time not available");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct GenerateError(GenerateErrorKind);
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum GenerateErrorKind {
-    ClockUnavailable,
-}
-
-impl GenerateError {
-    /// The error for a clock that does not know the time. Clock adapters that wrap a
-    /// generator may return it too.
-    pub const CLOCK_UNAVAILABLE: GenerateError = GenerateError(GenerateErrorKind::ClockUnavailable);
-
-    /// Whether the clock did not know the time (the only cause today; the type stays opaque
-    /// so that others can be added).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// assert!(oid_core::GenerateError::CLOCK_UNAVAILABLE.is_clock_unavailable());
-    /// ```
-    pub const fn is_clock_unavailable(&self) -> bool {
-        matches!(self.0, GenerateErrorKind::ClockUnavailable)
-    }
-}
-
-impl fmt::Display for GenerateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            GenerateErrorKind::ClockUnavailable => f.write_str("clock time not available"),
-        }
-    }
-}
-
-impl core::error::Error for GenerateError {}
-
-#[cfg(feature = "defmt")]
-impl defmt::Format for GenerateError {
-    fn format(&self, f: defmt::Formatter<'_>) {
-        match self.0 {
-            GenerateErrorKind::ClockUnavailable => defmt::write!(f, "clock time not available"),
-        }
-    }
-}
+/// The window before the first id (and after a reseed).
+const UNOPENED: u64 = u64::MAX;
 
 /// Generates ObjectIds from a [`Clock`] and a seed: the 5-byte random value and the counter's
 /// start.
 ///
+/// * **Never a duplicate.** At most 2^24 ids per second (the counter's range). When a second's
+///   capacity is spent, [`try_next`](Self::try_next) and [`try_fill`](Self::try_fill) return
+///   an error of kind [`CapacityExhausted`](crate::ErrorKind::CapacityExhausted) and use up
+///   nothing, while [`next`](Self::next) and [`fill`](Self::fill) wait (calling
+///   [`Clock::wait`]) until the clock reads a later second. With a clock that never moves, they
+///   wait forever rather than repeat an id. Sustained generation is capped at 2^24 ids per
+///   second per generator.
+/// * **Monotonic timestamps.** If the clock steps back, ids keep the newest second already
+///   stamped until the clock catches up (that second's capacity then serves the whole step).
+///   When the clock does not know the time, ids carry the newest second stamped (0 before the
+///   first reading).
 /// * `&self` methods and `Sync`: share one generator between threads or interrupt handlers;
 ///   `from_seed` is a `const fn`, so it can be a `static`.
-/// * Lock-free: each id costs one relaxed `fetch_add` on a 32-bit atomic. With the
-///   `portable-atomic` feature the atomics come from `portable-atomic`, so targets without
-///   compare-and-swap (thumbv6m) work once the final binary enables its `critical-section`
-///   (or single-core) support. Without that feature the generator exists only on targets with
-///   native 32-bit compare-and-swap.
+/// * Lock-free where the target has 64-bit atomics: an id costs a compare-and-swap on a
+///   32-bit counter and two loads of a 64-bit window. With the `portable-atomic` feature the
+///   atomics come from `portable-atomic`, so targets without compare-and-swap or without 64-bit
+///   atomics (thumbv6m, thumbv7em, riscv32) work once the final binary enables its
+///   `critical-section` (or single-core) support. Without that feature the generator exists only
+///   on targets with native 64-bit atomics.
 /// * Spec-exact: the first id carries the seeded counter, each next one +1, and `0xFFFFFF` is
 ///   followed by `0x000000`. Clock readings wrap modulo 2^32.
 ///
@@ -426,21 +71,69 @@ impl defmt::Format for GenerateError {
 /// assert_eq!(GENERATOR.next().to_hex(), "6553f1003f2a91c8d4003039");
 /// assert_eq!(GENERATOR.next().to_hex(), "6553f1003f2a91c8d400303a");
 /// ```
-#[cfg(any(feature = "portable-atomic", target_has_atomic = "32"))]
 pub struct Generator<C: Clock> {
     clock: C,
     /// The next counter value; only its low 24 bits are used, so the natural wrap of the
     /// 32-bit atomic (a multiple of 2^24) is also the spec's wrap.
     counter: atomic::AtomicU32,
+    /// `(second << 32) | start`: the newest second stamped and the counter value its window
+    /// starts at, or `UNOPENED`.
+    window: Window,
     /// Random bytes 0..4, big-endian.
     random_hi: atomic::AtomicU32,
     /// Random byte 4.
     random_lo: atomic::AtomicU32,
-    /// The last good clock reading (wrapped to 32 bits), used by `next` when the clock fails.
-    last_secs: atomic::AtomicU32,
 }
 
-#[cfg(any(feature = "portable-atomic", target_has_atomic = "32"))]
+/// The window's 64-bit cell: a native (or `portable-atomic`) `AtomicU64` where that is
+/// lock-free or interrupt-safe. On targets with 32-bit but no 64-bit atomics (thumbv7m/7em,
+/// riscv32imac) `portable-atomic` would guard it with a spin lock, which an interrupt handler
+/// that preempts the holder would wait on forever; with the `critical-section` feature it is a
+/// critical section instead (the window changes at most once per second, so this costs little).
+#[cfg(not(all(feature = "critical-section", not(target_has_atomic = "64"))))]
+type Window = atomic::AtomicU64;
+
+#[cfg(all(feature = "critical-section", not(target_has_atomic = "64")))]
+struct Window(critical_section::Mutex<core::cell::Cell<u64>>);
+
+#[cfg(all(feature = "critical-section", not(target_has_atomic = "64")))]
+impl Window {
+    const fn new(value: u64) -> Window {
+        Window(critical_section::Mutex::new(core::cell::Cell::new(value)))
+    }
+
+    fn load(&self, _: atomic::Ordering) -> u64 {
+        critical_section::with(|cs| self.0.borrow(cs).get())
+    }
+
+    fn store(&self, value: u64, _: atomic::Ordering) {
+        critical_section::with(|cs| self.0.borrow(cs).set(value));
+    }
+
+    fn compare_exchange(
+        &self,
+        current: u64,
+        new: u64,
+        _: atomic::Ordering,
+        _: atomic::Ordering,
+    ) -> Result<u64, u64> {
+        critical_section::with(|cs| {
+            let cell = self.0.borrow(cs);
+            let now = cell.get();
+            if now == current {
+                cell.set(new);
+                Ok(now)
+            } else {
+                Err(now)
+            }
+        })
+    }
+}
+
+/// A reservation got nothing: the window's second is spent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Spent;
+
 impl<C: Clock> Generator<C> {
     /// A generator with a given random value and counter start; `const`, so it can be a
     /// `static`. Use it with seeds from a real entropy source, or for deterministic tests.
@@ -457,11 +150,11 @@ impl<C: Clock> Generator<C> {
         Generator {
             clock,
             counter: atomic::AtomicU32::new(counter),
+            window: Window::new(UNOPENED),
             random_hi: atomic::AtomicU32::new(u32::from_be_bytes([
                 random[0], random[1], random[2], random[3],
             ])),
             random_lo: atomic::AtomicU32::new(random[4] as u32),
-            last_secs: atomic::AtomicU32::new(0),
         }
     }
 
@@ -521,7 +214,9 @@ impl<C: Clock> Generator<C> {
         &self.clock
     }
 
-    /// Replaces the random value and the counter (e.g. in a child process after `fork`).
+    /// Replaces the random value and the counter (e.g. in a child process after `fork`). A new
+    /// random value is a new id space, so the capacity and the monotonic-timestamp rule start
+    /// over too.
     ///
     /// Ids generated by other threads while `reseed` runs may mix the old and the new seed;
     /// call it when nothing else generates (the child of a `fork` has one thread).
@@ -536,13 +231,13 @@ impl<C: Clock> Generator<C> {
     /// assert_eq!((parts.random, parts.counter), ([9; 5], 100));
     /// ```
     pub fn reseed(&self, random: [u8; 5], counter: u32) {
-        use atomic::Ordering::Relaxed;
         self.random_hi.store(
             u32::from_be_bytes([random[0], random[1], random[2], random[3]]),
             Relaxed,
         );
         self.random_lo.store(u32::from(random[4]), Relaxed);
         self.counter.store(counter, Relaxed);
+        self.window.store(UNOPENED, Release);
     }
 
     /// Reseeds from `entropy` (see [`reseed`](Self::reseed)).
@@ -589,28 +284,95 @@ impl<C: Clock> Generator<C> {
         [hi[0], hi[1], hi[2], hi[3], lo]
     }
 
-    /// Reads the clock; on success remembers the reading for `next`.
+    /// The clock's reading, wrapped to the 32-bit field.
     #[inline]
-    fn read_clock(&self) -> Option<u32> {
-        let secs = self.clock.unix_seconds()? as u32; // wraps modulo 2^32, as the field does
-        // Write only when the second changes, so threads do not bounce this cache line.
-        if self.last_secs.load(atomic::Ordering::Relaxed) != secs {
-            self.last_secs.store(secs, atomic::Ordering::Relaxed);
-        }
-        Some(secs)
+    fn read(&self) -> Option<u32> {
+        // Wraps modulo 2^32, as the timestamp field does.
+        self.clock.unix_seconds().map(|secs| secs as u32)
     }
 
-    #[inline]
-    fn secs_or_last(&self) -> u32 {
-        match self.read_clock() {
-            Some(secs) => secs,
-            None => self.last_secs.load(atomic::Ordering::Relaxed),
+    /// Reserves `want` (1..=2^24) consecutive counter values for one second and returns that
+    /// second, the first value and how many were reserved: all of `want`, or with `partial`
+    /// as many as the second has left (at least one).
+    ///
+    /// `reading` is the clock's second (`None`: unknown, then the window's second is used).
+    fn reserve(
+        &self,
+        reading: Option<u32>,
+        want: u32,
+        partial: bool,
+    ) -> Result<(u32, u32, u32), Spent> {
+        debug_assert!((1..=CAPACITY).contains(&want));
+        loop {
+            let window = self.window.load(Acquire);
+            let (secs, start) = ((window >> 32) as u32, window as u32);
+            let secs = match reading {
+                // A later second (or the first reading): open its window at the counter.
+                Some(now) if window == UNOPENED || now > secs => {
+                    self.open(window, now);
+                    continue;
+                }
+                // The same second, or an earlier one (the clock stepped back): the newest.
+                Some(_) => secs,
+                None if window == UNOPENED => {
+                    self.open(window, 0);
+                    continue;
+                }
+                None => secs,
+            };
+            let mut c = self.counter.load(Relaxed);
+            let taken = loop {
+                let left = CAPACITY.saturating_sub(c.wrapping_sub(start));
+                let n = if left >= want {
+                    want
+                } else if partial && left > 0 {
+                    left
+                } else {
+                    // Spent, unless the window moved on meanwhile (then `c` is not its).
+                    if self.window.load(Acquire) == window {
+                        return Err(Spent);
+                    }
+                    break None;
+                };
+                match self
+                    .counter
+                    .compare_exchange_weak(c, c.wrapping_add(n), AcqRel, Relaxed)
+                {
+                    Ok(_) => break Some(n),
+                    Err(now) => c = now,
+                }
+            };
+            // `c` was checked against `window`; it counts only if that window was still the
+            // current one after the take. Otherwise it is thrown away and we start over.
+            if let Some(n) = taken {
+                if self.window.load(Acquire) == window {
+                    return Ok((secs, c, n));
+                }
+            }
         }
     }
 
-    /// The next id, never failing: when the clock answers `None`, the last good reading is
-    /// used (0, i.e. 1970-01-01, if there never was one). Use [`try_next`](Self::try_next) to
-    /// see the failure instead.
+    /// Replaces `seen` with a window for `secs` starting at the current counter (unless
+    /// another caller replaced it first).
+    #[cold]
+    fn open(&self, seen: u64, secs: u32) {
+        let start = self.counter.load(Acquire);
+        let mut window = (u64::from(secs) << 32) | u64::from(start);
+        if window == UNOPENED {
+            // A start one lower is still a valid (one value smaller) window.
+            window -= 1;
+        }
+        let _ = self.window.compare_exchange(seen, window, AcqRel, Acquire);
+    }
+
+    /// The next id, never failing and never a repeat.
+    ///
+    /// * When this second's 2^24 ids are spent, it waits ([`Clock::wait`] between readings)
+    ///   until the clock reads a later second; with a clock that never moves, forever.
+    /// * When the clock answers `None`, the newest second already stamped is used (0, i.e.
+    ///   1970-01-01, if there never was a reading).
+    ///
+    /// Use [`try_next`](Self::try_next) to see these conditions as errors instead.
     ///
     /// # Examples
     ///
@@ -620,34 +382,46 @@ impl<C: Clock> Generator<C> {
     /// let generator = Generator::from_seed(&clock, [0; 5], 0);
     /// assert_eq!(generator.next().timestamp(), 1_700_000_000);
     /// clock.unset();
-    /// assert_eq!(generator.next().timestamp(), 1_700_000_000); // the last good reading
+    /// assert_eq!(generator.next().timestamp(), 1_700_000_000); // the newest second stamped
     /// ```
     #[inline]
     #[allow(clippy::should_implement_trait)] // `Iterator::next` takes `&mut self`; this is `&self`.
     pub fn next(&self) -> ObjectId {
-        let secs = self.secs_or_last();
-        self.make(secs, self.counter.fetch_add(1, atomic::Ordering::Relaxed))
+        loop {
+            match self.reserve(self.read(), 1, false) {
+                Ok((secs, c, _)) => return self.make(secs, c),
+                Err(Spent) => self.clock.wait(),
+            }
+        }
     }
 
-    /// The next id, or an error when the clock does not know the time. No counter value is
-    /// used up by a failed call.
+    /// The next id, or an error: when the clock does not know the time, or when this second's
+    /// 2^24 ids are spent. A failed call uses up nothing.
     ///
     /// # Errors
     ///
-    /// [`GenerateError`] when the clock answers `None`.
+    /// [`GenerateError`] of kind [`ClockUnavailable`](crate::ErrorKind::ClockUnavailable) or
+    /// [`CapacityExhausted`](crate::ErrorKind::CapacityExhausted).
     ///
     /// # Examples
     ///
     /// ```
-    /// use oid_core::{FixedClock, Generator};
+    /// use oid_core::{ErrorKind, FixedClock, Generator, ObjectId};
     /// let generator = Generator::from_seed(FixedClock::at(1_700_000_000), [0x3f, 0x2a, 0x91, 0xc8, 0xd4], 12345);
     /// assert_eq!(generator.try_next()?.to_hex(), "6553f1003f2a91c8d4003039");
+    ///
+    /// // A batch larger than a second's 2^24 ids can never come from one second.
+    /// let mut too_many = vec![ObjectId::MIN; (1 << 24) + 1];
+    /// assert_eq!(generator.try_fill(&mut too_many).unwrap_err().kind(), ErrorKind::CapacityExhausted);
     /// # Ok::<(), oid_core::GenerateError>(())
     /// ```
     #[inline]
     pub fn try_next(&self) -> Result<ObjectId, GenerateError> {
-        let secs = self.read_clock().ok_or(GenerateError::CLOCK_UNAVAILABLE)?;
-        Ok(self.make(secs, self.counter.fetch_add(1, atomic::Ordering::Relaxed)))
+        let secs = self.read().ok_or(GenerateError::CLOCK_UNAVAILABLE)?;
+        match self.reserve(Some(secs), 1, false) {
+            Ok((secs, c, _)) => Ok(self.make(secs, c)),
+            Err(Spent) => Err(GenerateError::CAPACITY_EXHAUSTED),
+        }
     }
 
     #[inline]
@@ -655,12 +429,11 @@ impl<C: Clock> Generator<C> {
         ObjectId::from_parts(secs, self.random(), counter)
     }
 
-    /// Fills `out` with consecutive ids: one clock read and one counter reservation for the
-    /// whole batch. All ids share the timestamp and the random value, and each has a counter one
-    /// higher than the one before (wrapping from `0xFFFFFF` to `0`). There is no size limit,
-    /// but like any one second of one process, a batch of more than 2^24 ids repeats counters.
-    ///
-    /// A failing clock is handled as in [`next`](Self::next).
+    /// Fills `out` with new ids, never failing and never repeating one. Ids of one second are
+    /// reserved together (one compare-and-swap per second of ids), share the timestamp and the
+    /// random value, and each has a counter one higher than the one before (wrapping from
+    /// `0xFFFFFF` to `0`). A batch larger than what the current second has left continues in
+    /// later seconds, waiting for them as [`next`](Self::next) does.
     ///
     /// # Examples
     ///
@@ -674,16 +447,28 @@ impl<C: Clock> Generator<C> {
     /// assert_eq!(generator.next().to_parts().counter, 2);
     /// ```
     pub fn fill(&self, out: &mut [ObjectId]) {
-        let secs = self.secs_or_last();
-        self.fill_at(secs, out);
+        let mut rest = out;
+        while !rest.is_empty() {
+            let want = u32::try_from(rest.len()).map_or(CAPACITY, |n| n.min(CAPACITY));
+            match self.reserve(self.read(), want, true) {
+                Ok((secs, start, n)) => {
+                    let (head, tail) = rest.split_at_mut(n as usize);
+                    self.write(secs, start, head);
+                    rest = tail;
+                }
+                Err(Spent) => self.clock.wait(),
+            }
+        }
     }
 
-    /// Like [`fill`](Self::fill), but fails (and fills nothing) when the clock does not know
-    /// the time.
+    /// Like [`fill`](Self::fill), but all of `out` comes from the current second, or nothing
+    /// is filled and nothing is used up: when the clock does not know the time, or when the
+    /// second has fewer than `out.len()` ids left (so a batch of more than 2^24 always fails).
     ///
     /// # Errors
     ///
-    /// [`GenerateError`] when the clock answers `None`.
+    /// [`GenerateError`] of kind [`ClockUnavailable`](crate::ErrorKind::ClockUnavailable) or
+    /// [`CapacityExhausted`](crate::ErrorKind::CapacityExhausted).
     ///
     /// # Examples
     ///
@@ -698,19 +483,22 @@ impl<C: Clock> Generator<C> {
     /// # Ok::<(), oid_core::GenerateError>(())
     /// ```
     pub fn try_fill(&self, out: &mut [ObjectId]) -> Result<(), GenerateError> {
-        let secs = self.read_clock().ok_or(GenerateError::CLOCK_UNAVAILABLE)?;
-        self.fill_at(secs, out);
+        let secs = self.read().ok_or(GenerateError::CLOCK_UNAVAILABLE)?;
+        if out.is_empty() {
+            return Ok(());
+        }
+        let want = u32::try_from(out.len())
+            .ok()
+            .filter(|&n| n <= CAPACITY)
+            .ok_or(GenerateError::CAPACITY_EXHAUSTED)?;
+        let (secs, start, _) = self
+            .reserve(Some(secs), want, false)
+            .map_err(|Spent| GenerateError::CAPACITY_EXHAUSTED)?;
+        self.write(secs, start, out);
         Ok(())
     }
 
-    fn fill_at(&self, secs: u32, out: &mut [ObjectId]) {
-        if out.is_empty() {
-            return;
-        }
-        // Only the low 24 bits matter, so reserving `len mod 2^32` is exact.
-        let start = self
-            .counter
-            .fetch_add(out.len() as u32, atomic::Ordering::Relaxed);
+    fn write(&self, secs: u32, start: u32, out: &mut [ObjectId]) {
         let t = secs.to_be_bytes();
         let r = self.random();
         let mut bytes = [
@@ -728,7 +516,6 @@ impl<C: Clock> Generator<C> {
     }
 }
 
-#[cfg(any(feature = "portable-atomic", target_has_atomic = "32"))]
 impl<C: Clock + fmt::Debug> fmt::Debug for Generator<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // The seed is deliberately not printed: it is the process's identity.
@@ -738,189 +525,5 @@ impl<C: Clock + fmt::Debug> fmt::Debug for Generator<C> {
     }
 }
 
-/// Draws 5 random bytes and a 24-bit counter start from `entropy`.
-fn seed_from(entropy: &mut impl Entropy) -> Result<([u8; 5], u32), EntropyError> {
-    let mut buf = [0u8; 8];
-    entropy.fill(&mut buf)?;
-    let random = [buf[0], buf[1], buf[2], buf[3], buf[4]];
-    let counter = u32::from_be_bytes([0, buf[5], buf[6], buf[7]]);
-    Ok((random, counter))
-}
-
-#[cfg(all(test, any(feature = "portable-atomic", target_has_atomic = "32")))]
-mod tests {
-    use super::*;
-    use std::collections::HashSet;
-    use std::vec::Vec;
-
-    const RANDOM: [u8; 5] = [0x3f, 0x2a, 0x91, 0xc8, 0xd4];
-
-    #[test]
-    fn worked_example() {
-        let g = Generator::from_seed(FixedClock::at(1_700_000_000), RANDOM, 12345);
-        assert_eq!(g.next().to_hex(), "6553f1003f2a91c8d4003039");
-        assert_eq!(g.next().to_hex(), "6553f1003f2a91c8d400303a");
-    }
-
-    #[test]
-    fn first_id_uses_seed_then_increments_and_wraps() {
-        let g = Generator::from_seed(FixedClock::at(1), [0; 5], 0xfffffd);
-        let counters: Vec<u32> = (0..5).map(|_| g.next().to_parts().counter).collect();
-        assert_eq!(counters, [0xfffffd, 0xfffffe, 0xffffff, 0, 1]);
-    }
-
-    #[test]
-    fn seed_counter_above_24_bits_is_truncated() {
-        let g = Generator::from_seed(FixedClock::at(1), [0; 5], 0xff00_0005);
-        assert_eq!(g.next().to_parts().counter, 5);
-    }
-
-    #[test]
-    fn wrap_across_the_u32_boundary_of_the_atomic() {
-        let g = Generator::from_seed(FixedClock::at(1), [0; 5], u32::MAX);
-        assert_eq!(g.next().to_parts().counter, 0xffffff);
-        assert_eq!(g.next().to_parts().counter, 0);
-    }
-
-    #[test]
-    fn clock_wraps_modulo_2_pow_32() {
-        let clock = ManualClock::at(u64::from(u32::MAX));
-        let g = Generator::from_seed(&clock, [0; 5], 0);
-        assert_eq!(g.next().timestamp(), u32::MAX);
-        clock.set(1 << 32);
-        assert_eq!(g.next().timestamp(), 0);
-        clock.set((1 << 32) + 1_700_000_000);
-        assert_eq!(g.try_next().map(|id| id.timestamp()), Ok(1_700_000_000));
-    }
-
-    #[test]
-    fn unknown_time_errors_in_try_next_and_falls_back_in_next() {
-        let clock = ManualClock::new();
-        let g = Generator::from_seed(&clock, RANDOM, 7);
-        assert_eq!(g.try_next(), Err(GenerateError::CLOCK_UNAVAILABLE));
-        let mut batch = [ObjectId::MIN; 2];
-        assert_eq!(
-            g.try_fill(&mut batch),
-            Err(GenerateError::CLOCK_UNAVAILABLE)
-        );
-        assert_eq!(batch, [ObjectId::MIN; 2]);
-        // No counter value was used by the failures; never a reading: timestamp 0.
-        let id = g.next();
-        assert_eq!((id.timestamp(), id.to_parts().counter), (0, 7));
-        clock.set(1_700_000_000);
-        assert_eq!(g.next().timestamp(), 1_700_000_000);
-        clock.unset();
-        assert_eq!(g.next().timestamp(), 1_700_000_000);
-        g.fill(&mut batch);
-        assert_eq!(batch[1].timestamp(), 1_700_000_000);
-    }
-
-    struct Failing;
-    impl Entropy for Failing {
-        fn fill(&mut self, _: &mut [u8]) -> Result<(), EntropyError> {
-            Err(EntropyError::with_code("device busy", 16))
-        }
-    }
-
-    struct Counting(u8);
-    impl Entropy for Counting {
-        fn fill(&mut self, dest: &mut [u8]) -> Result<(), EntropyError> {
-            for b in dest {
-                self.0 = self.0.wrapping_add(1);
-                *b = self.0;
-            }
-            Ok(())
-        }
-    }
-
-    #[test]
-    fn failing_entropy_is_an_error() {
-        let err = Generator::from_entropy(FixedClock::at(0), &mut Failing).err();
-        assert_eq!(err, Some(EntropyError::with_code("device busy", 16)));
-        let g = Generator::from_seed(FixedClock::at(0), RANDOM, 1);
-        assert!(g.reseed_from(&mut Failing).is_err());
-        assert_eq!(
-            g.random(),
-            RANDOM,
-            "a failed reseed leaves the generator unchanged"
-        );
-    }
-
-    #[test]
-    fn entropy_seeds_random_and_counter() {
-        let g = Generator::from_entropy(FixedClock::at(0), &mut Counting(0)).ok();
-        let parts = g.map(|g| g.next().to_parts());
-        assert_eq!(
-            parts.map(|p| (p.random, p.counter)),
-            Some(([1, 2, 3, 4, 5], 0x060708))
-        );
-    }
-
-    #[test]
-    fn reseed_changes_random_and_counter() {
-        let g = Generator::from_seed(FixedClock::at(0), RANDOM, 1);
-        g.reseed([1, 2, 3, 4, 5], 0xabcdef);
-        let p = g.next().to_parts();
-        assert_eq!((p.random, p.counter), ([1, 2, 3, 4, 5], 0xabcdef));
-    }
-
-    #[test]
-    fn fill_is_one_consecutive_batch() {
-        let g = Generator::from_seed(FixedClock::at(1_700_000_000), RANDOM, 0xffff00);
-        let mut ids = std::vec![ObjectId::MIN; 1000];
-        g.fill(&mut ids);
-        for (i, id) in ids.iter().enumerate() {
-            let p = id.to_parts();
-            assert_eq!(p.timestamp, 1_700_000_000);
-            assert_eq!(p.random, RANDOM);
-            assert_eq!(p.counter, (0xffff00 + i as u32) & 0xffffff);
-        }
-        assert_eq!(g.next().to_parts().counter, (0xffff00 + 1000) & 0xffffff);
-        g.fill(&mut []);
-        assert_eq!(g.next().to_parts().counter, (0xffff00 + 1001) & 0xffffff);
-    }
-
-    #[test]
-    fn legacy_generator_layout() {
-        let g = Generator::from_legacy(FixedClock::at(0x507f1f77), 0xffbcf86c, 0xd799, 0x439011);
-        let id = g.next();
-        assert_eq!(id.to_hex(), "507f1f77bcf86cd799439011");
-        let p = id.to_legacy_parts();
-        assert_eq!(
-            (p.machine, p.process_id, p.counter),
-            (0xbcf86c, 0xd799, 0x439011)
-        );
-    }
-
-    #[test]
-    fn threads_share_one_generator_without_duplicates() {
-        const THREADS: usize = 4;
-        const PER_THREAD: usize = if cfg!(miri) { 500 } else { 250_000 };
-        let g = Generator::from_seed(FixedClock::at(1_700_000_000), RANDOM, 0);
-        let results: Vec<Vec<ObjectId>> = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..THREADS)
-                .map(|_| s.spawn(|| (0..PER_THREAD).map(|_| g.next()).collect::<Vec<_>>()))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("thread panicked"))
-                .collect()
-        });
-        let mut all = HashSet::with_capacity(THREADS * PER_THREAD);
-        for ids in &results {
-            // Strictly increasing within a thread (same second, counter far from the wrap).
-            assert!(ids.windows(2).all(|w| w[0] < w[1]));
-            for id in ids {
-                assert!(all.insert(*id), "duplicate id {id}");
-            }
-        }
-        assert_eq!(all.len(), THREADS * PER_THREAD);
-    }
-
-    #[test]
-    fn generator_is_sync_and_send() {
-        fn assert_sync<T: Sync + Send>() {}
-        assert_sync::<Generator<FixedClock>>();
-        assert_sync::<Generator<&'static ManualClock>>();
-    }
-}
+#[cfg(test)]
+mod tests;

@@ -7,23 +7,31 @@
 #[cfg(test)]
 extern crate std;
 
+mod clock;
 #[cfg(feature = "defmt")]
-mod defmt_support;
+mod defmt;
+mod entropy;
 mod error;
+mod external;
 mod fmt;
+#[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
 mod generator;
 mod id;
-#[doc(hidden)]
-pub mod macros;
+mod macros;
 mod parse;
 mod parts;
 mod range;
-#[cfg(feature = "serde")]
-pub mod serde;
 
-pub use crate::error::{FromSliceError, ParseError};
+#[cfg(target_has_atomic = "64")]
+pub use crate::clock::ManualClock;
+pub use crate::clock::{Clock, FixedClock};
+pub use crate::entropy::Entropy;
+pub use crate::error::{EntropyError, ErrorKind, FromSliceError, GenerateError, ParseError};
+#[cfg(feature = "serde")]
+pub use crate::external::serde_support as serde;
 pub use crate::fmt::Hex;
-pub use crate::generator::*;
+#[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
+pub use crate::generator::Generator;
 pub use crate::id::ObjectId;
 pub use crate::parts::{LegacyParts, Parts};
 pub use crate::range::{IdRange, Upper};

@@ -346,7 +346,10 @@ mod tests {
             regs(TIME_1_7E9, OSF),
         )]);
         let generator = Generator::from_seed(Ds3231::new(bus), [1; 5], 0);
-        assert!(generator.try_next().unwrap_err().is_clock_unavailable());
+        assert_eq!(
+            generator.try_next().unwrap_err().kind(),
+            oid_core::ErrorKind::ClockUnavailable
+        );
         generator.clock().bus.borrow_mut().done();
     }
 

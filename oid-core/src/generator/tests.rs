@@ -1,0 +1,403 @@
+use super::*;
+use crate::{FixedClock, ManualClock};
+use std::collections::HashSet;
+use std::vec::Vec;
+
+const RANDOM: [u8; 5] = [0x3f, 0x2a, 0x91, 0xc8, 0xd4];
+
+#[test]
+fn worked_example() {
+    let g = Generator::from_seed(FixedClock::at(1_700_000_000), RANDOM, 12345);
+    assert_eq!(g.next().to_hex(), "6553f1003f2a91c8d4003039");
+    assert_eq!(g.next().to_hex(), "6553f1003f2a91c8d400303a");
+}
+
+#[test]
+fn first_id_uses_seed_then_increments_and_wraps() {
+    let g = Generator::from_seed(FixedClock::at(1), [0; 5], 0xfffffd);
+    let counters: Vec<u32> = (0..5).map(|_| g.next().to_parts().counter).collect();
+    assert_eq!(counters, [0xfffffd, 0xfffffe, 0xffffff, 0, 1]);
+}
+
+#[test]
+fn seed_counter_above_24_bits_is_truncated() {
+    let g = Generator::from_seed(FixedClock::at(1), [0; 5], 0xff00_0005);
+    assert_eq!(g.next().to_parts().counter, 5);
+}
+
+#[test]
+fn wrap_across_the_u32_boundary_of_the_atomic() {
+    let g = Generator::from_seed(FixedClock::at(1), [0; 5], u32::MAX);
+    assert_eq!(g.next().to_parts().counter, 0xffffff);
+    assert_eq!(g.next().to_parts().counter, 0);
+}
+
+#[test]
+fn clock_readings_wrap_modulo_2_pow_32() {
+    let g = Generator::from_seed(FixedClock::at((1 << 32) + 1_700_000_000), [0; 5], 0);
+    assert_eq!(g.next().timestamp(), 1_700_000_000);
+    let clock = ManualClock::at(u64::from(u32::MAX));
+    let g = Generator::from_seed(&clock, [0; 5], 0);
+    assert_eq!(g.next().timestamp(), u32::MAX);
+    // Across 2106-02-07T06:28:15Z the field would wrap to 0, an earlier second: the
+    // generator keeps the newest second it stamped (never a reopened second) ...
+    clock.set(1 << 32);
+    assert_eq!(g.next().timestamp(), u32::MAX);
+    // ... until it is reseeded, which starts a new id space.
+    g.reseed([1; 5], 0);
+    assert_eq!(g.try_next().map(|id| id.timestamp()), Ok(0));
+}
+
+#[test]
+fn unknown_time_errors_in_try_next_and_falls_back_in_next() {
+    let clock = ManualClock::new();
+    let g = Generator::from_seed(&clock, RANDOM, 7);
+    assert_eq!(g.try_next(), Err(GenerateError::CLOCK_UNAVAILABLE));
+    assert_eq!(
+        g.try_next().map_err(|e| e.kind()),
+        Err(crate::ErrorKind::ClockUnavailable)
+    );
+    let mut batch = [ObjectId::MIN; 2];
+    assert_eq!(
+        g.try_fill(&mut batch),
+        Err(GenerateError::CLOCK_UNAVAILABLE)
+    );
+    assert_eq!(batch, [ObjectId::MIN; 2]);
+    // No counter value was used by the failures; never a reading: timestamp 0.
+    let id = g.next();
+    assert_eq!((id.timestamp(), id.to_parts().counter), (0, 7));
+    clock.set(1_700_000_000);
+    assert_eq!(g.next().timestamp(), 1_700_000_000);
+    clock.unset();
+    assert_eq!(g.next().timestamp(), 1_700_000_000);
+    g.fill(&mut batch);
+    assert_eq!(batch[1].timestamp(), 1_700_000_000);
+}
+
+struct Failing;
+impl Entropy for Failing {
+    fn fill(&mut self, _: &mut [u8]) -> Result<(), EntropyError> {
+        Err(EntropyError::with_code("device busy", 16))
+    }
+}
+
+struct Counting(u8);
+impl Entropy for Counting {
+    fn fill(&mut self, dest: &mut [u8]) -> Result<(), EntropyError> {
+        for b in dest {
+            self.0 = self.0.wrapping_add(1);
+            *b = self.0;
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn failing_entropy_is_an_error() {
+    let err = Generator::from_entropy(FixedClock::at(0), &mut Failing).err();
+    assert_eq!(err, Some(EntropyError::with_code("device busy", 16)));
+    let g = Generator::from_seed(FixedClock::at(0), RANDOM, 1);
+    assert!(g.reseed_from(&mut Failing).is_err());
+    assert_eq!(
+        g.random(),
+        RANDOM,
+        "a failed reseed leaves the generator unchanged"
+    );
+}
+
+#[test]
+fn entropy_seeds_random_and_counter() {
+    let g = Generator::from_entropy(FixedClock::at(0), &mut Counting(0)).ok();
+    let parts = g.map(|g| g.next().to_parts());
+    assert_eq!(
+        parts.map(|p| (p.random, p.counter)),
+        Some(([1, 2, 3, 4, 5], 0x060708))
+    );
+}
+
+#[test]
+fn reseed_changes_random_and_counter() {
+    let g = Generator::from_seed(FixedClock::at(0), RANDOM, 1);
+    g.reseed([1, 2, 3, 4, 5], 0xabcdef);
+    let p = g.next().to_parts();
+    assert_eq!((p.random, p.counter), ([1, 2, 3, 4, 5], 0xabcdef));
+}
+
+#[test]
+fn fill_is_one_consecutive_batch() {
+    let g = Generator::from_seed(FixedClock::at(1_700_000_000), RANDOM, 0xffff00);
+    let mut ids = std::vec![ObjectId::MIN; 1000];
+    g.fill(&mut ids);
+    for (i, id) in ids.iter().enumerate() {
+        let p = id.to_parts();
+        assert_eq!(p.timestamp, 1_700_000_000);
+        assert_eq!(p.random, RANDOM);
+        assert_eq!(p.counter, (0xffff00 + i as u32) & 0xffffff);
+    }
+    assert_eq!(g.next().to_parts().counter, (0xffff00 + 1000) & 0xffffff);
+    g.fill(&mut []);
+    assert_eq!(g.next().to_parts().counter, (0xffff00 + 1001) & 0xffffff);
+}
+
+#[test]
+fn legacy_generator_layout() {
+    let g = Generator::from_legacy(FixedClock::at(0x507f1f77), 0xffbcf86c, 0xd799, 0x439011);
+    let id = g.next();
+    assert_eq!(id.to_hex(), "507f1f77bcf86cd799439011");
+    let p = id.to_legacy_parts();
+    assert_eq!(
+        (p.machine, p.process_id, p.counter),
+        (0xbcf86c, 0xd799, 0x439011)
+    );
+}
+
+#[test]
+fn threads_share_one_generator_without_duplicates() {
+    const THREADS: usize = 4;
+    const PER_THREAD: usize = if cfg!(miri) { 500 } else { 250_000 };
+    let g = Generator::from_seed(FixedClock::at(1_700_000_000), RANDOM, 0);
+    let results: Vec<Vec<ObjectId>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..THREADS)
+            .map(|_| s.spawn(|| (0..PER_THREAD).map(|_| g.next()).collect::<Vec<_>>()))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("thread panicked"))
+            .collect()
+    });
+    let mut all = HashSet::with_capacity(THREADS * PER_THREAD);
+    for ids in &results {
+        // Strictly increasing within a thread (same second, counter far from the wrap).
+        assert!(ids.windows(2).all(|w| w[0] < w[1]));
+        for id in ids {
+            assert!(all.insert(*id), "duplicate id {id}");
+        }
+    }
+    assert_eq!(all.len(), THREADS * PER_THREAD);
+}
+
+#[test]
+fn generator_is_sync_and_send() {
+    fn assert_sync<T: Sync + Send>() {}
+    assert_sync::<Generator<FixedClock>>();
+    assert_sync::<Generator<&'static ManualClock>>();
+}
+
+/// A bitset over the 2^24 counter values.
+struct Seen(Vec<u64>);
+
+impl Seen {
+    fn new() -> Seen {
+        Seen(std::vec![0; (CAPACITY / 64) as usize])
+    }
+    /// Marks `counter`; false if it was marked before.
+    fn insert(&mut self, counter: u32) -> bool {
+        let (word, bit) = ((counter / 64) as usize, counter % 64);
+        let fresh = self.0[word] & (1 << bit) == 0;
+        self.0[word] |= 1 << bit;
+        fresh
+    }
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "2^24 ids")]
+fn one_second_holds_exactly_2_pow_24_ids_across_the_wrap() {
+    let clock = ManualClock::at(1_700_000_000);
+    let g = Generator::from_seed(&clock, RANDOM, 0xffff00);
+    let mut ids = std::vec![ObjectId::MIN; CAPACITY as usize];
+    assert_eq!(g.try_fill(&mut ids), Ok(()));
+    let mut seen = Seen::new();
+    for id in &ids {
+        let p = id.to_parts();
+        assert_eq!((p.timestamp, p.random), (1_700_000_000, RANDOM));
+        assert!(seen.insert(p.counter), "repeated counter {:#x}", p.counter);
+    }
+    assert_eq!(ids[0].to_parts().counter, 0xffff00);
+    assert_eq!(ids[0x100].to_parts().counter, 0, "the spec's wrap");
+    // Spent: every fallible call fails and uses up nothing.
+    assert_eq!(g.try_next(), Err(GenerateError::CAPACITY_EXHAUSTED));
+    let mut one = [ObjectId::MIN; 1];
+    assert_eq!(g.try_fill(&mut one), Err(GenerateError::CAPACITY_EXHAUSTED));
+    assert_eq!(one, [ObjectId::MIN]);
+    assert_eq!(g.try_fill(&mut []), Ok(()));
+    // The clock stepping back does not reopen anything either.
+    clock.set(1_699_999_999);
+    assert_eq!(g.try_next(), Err(GenerateError::CAPACITY_EXHAUSTED));
+    // A later second gives the capacity back; the counter goes on where it stopped.
+    clock.set(1_700_000_000);
+    clock.advance(1);
+    let next = g.try_next().map(|id| id.to_parts());
+    assert_eq!(
+        next.map(|p| (p.timestamp, p.counter)),
+        Ok((1_700_000_001, 0xffff00))
+    );
+}
+
+#[test]
+fn a_second_is_spent_by_single_ids_and_batches_alike() {
+    let clock = ManualClock::at(10);
+    let g = Generator::from_seed(&clock, RANDOM, 5);
+    let mut big = std::vec![ObjectId::MIN; CAPACITY as usize - 2];
+    assert_eq!(g.try_fill(&mut big), Ok(()));
+    let mut three = [ObjectId::MIN; 3];
+    assert_eq!(
+        g.try_fill(&mut three),
+        Err(GenerateError::CAPACITY_EXHAUSTED)
+    );
+    assert!(g.try_next().is_ok());
+    assert!(g.try_next().is_ok());
+    assert_eq!(g.try_next(), Err(GenerateError::CAPACITY_EXHAUSTED));
+    clock.advance(1);
+    assert_eq!(g.try_fill(&mut three), Ok(()));
+    assert_eq!(three[0].timestamp(), 11);
+}
+
+#[test]
+fn the_clock_stepping_back_keeps_the_newest_second() {
+    let clock = ManualClock::at(1_000);
+    let g = Generator::from_seed(&clock, RANDOM, 0);
+    assert_eq!(g.next().timestamp(), 1_000);
+    clock.set(900);
+    let id = g.next();
+    assert_eq!((id.timestamp(), id.to_parts().counter), (1_000, 1));
+    clock.set(1_001);
+    assert_eq!(g.next().timestamp(), 1_001);
+    clock.unset();
+    assert_eq!(g.next().timestamp(), 1_001, "no reading: the newest second");
+}
+
+#[test]
+fn next_waits_for_a_later_second_when_one_is_spent() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    /// A clock whose `wait` counts and, after a few calls, moves time on.
+    struct Waiting<'a> {
+        clock: &'a ManualClock,
+        waits: core::cell::Cell<u32>,
+    }
+    impl Clock for Waiting<'_> {
+        fn unix_seconds(&self) -> Option<u64> {
+            self.clock.unix_seconds()
+        }
+        fn wait(&self) {
+            self.waits.set(self.waits.get() + 1);
+            std::thread::yield_now();
+        }
+    }
+    let manual = ManualClock::at(50);
+    let clock = Waiting {
+        clock: &manual,
+        waits: core::cell::Cell::new(0),
+    };
+    let g = Generator::from_seed(&clock, RANDOM, 0);
+    let mut all = std::vec![ObjectId::MIN; CAPACITY as usize];
+    g.fill(&mut all);
+    assert_eq!(clock.waits.get(), 0);
+    let moved = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            moved.store(true, Ordering::SeqCst);
+            manual.advance(1);
+        });
+        let id = g.next();
+        assert!(
+            moved.load(Ordering::SeqCst),
+            "returned before the clock moved"
+        );
+        assert_eq!(id.timestamp(), 51);
+        assert_eq!(id.to_parts().counter, 0);
+    });
+    assert!(clock.waits.get() > 0, "waited through Clock::wait");
+}
+
+#[test]
+fn fill_past_capacity_continues_in_the_next_second() {
+    let clock = ManualClock::at(7);
+    let g = Generator::from_seed(&clock, RANDOM, 0);
+    let mut first = std::vec![ObjectId::MIN; CAPACITY as usize - 10];
+    g.fill(&mut first);
+    let mut batch = [ObjectId::MIN; 25];
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            clock.advance(1);
+        });
+        g.fill(&mut batch);
+    });
+    assert!(batch[..10].iter().all(|id| id.timestamp() == 7));
+    assert!(batch[10..].iter().all(|id| id.timestamp() == 8));
+    let counters: Vec<u32> = batch.iter().map(|id| id.to_parts().counter).collect();
+    let expected: Vec<u32> = (CAPACITY - 10..CAPACITY + 15)
+        .map(|c| c & 0xff_ffff)
+        .collect();
+    assert_eq!(counters, expected);
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "millions of ids")]
+fn threads_racing_at_the_capacity_edge_never_repeat() {
+    const THREADS: usize = 4;
+    // Start 200,000 values before the end of the second, so every thread hits the edge.
+    let clock = ManualClock::at(1_700_000_000);
+    let g = Generator::from_seed(&clock, RANDOM, 0x123456);
+    let mut skip = std::vec![ObjectId::MIN; CAPACITY as usize - 200_000];
+    assert_eq!(g.try_fill(&mut skip), Ok(()));
+    drop(skip);
+    let results: Vec<(Vec<ObjectId>, usize)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..THREADS)
+            .map(|i| {
+                let g = &g;
+                s.spawn(move || {
+                    let mut ids = Vec::new();
+                    let mut refused = 0;
+                    let mut batch = [ObjectId::MIN; 3];
+                    // Mixed single ids and batches, until every attempt is refused 1,000 times.
+                    while refused < 1_000 {
+                        let ok = if i % 2 == 0 {
+                            g.try_next().map(|id| ids.push(id)).is_ok()
+                        } else {
+                            g.try_fill(&mut batch)
+                                .map(|()| ids.extend_from_slice(&batch))
+                                .is_ok()
+                        };
+                        if !ok {
+                            refused += 1;
+                        }
+                    }
+                    (ids, refused)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("thread panicked"))
+            .collect()
+    });
+    let mut seen = HashSet::new();
+    for (ids, _) in &results {
+        for id in ids {
+            assert_eq!(id.timestamp(), 1_700_000_000);
+            assert!(seen.insert(*id), "duplicate id {id}");
+        }
+    }
+    // Every value of the second was handed out once, except at most the last partial batch (2).
+    assert!(
+        (199_998..=200_000).contains(&seen.len()),
+        "{} ids",
+        seen.len()
+    );
+}
+
+#[test]
+fn a_window_opened_at_a_stale_counter_still_bounds_the_second() {
+    let clock = ManualClock::at(20);
+    let g = Generator::from_seed(&clock, RANDOM, 0);
+    assert_eq!(g.next().to_parts().counter, 0);
+    // A window whose start lies behind the counter (an opener that read the counter and was
+    // preempted) lowers the capacity but never admits a counter twice.
+    g.window.store((20u64 << 32) | 1_000, Release);
+    g.counter.store(1_000 + CAPACITY - 2, Relaxed);
+    assert!(g.try_next().is_ok());
+    assert!(g.try_next().is_ok());
+    assert_eq!(g.try_next(), Err(GenerateError::CAPACITY_EXHAUSTED));
+}
