@@ -3,9 +3,9 @@
 //! [`FromBson`]) for code that keeps oid-core's type. None is named like oid-std's prelude
 //! trait, so `use oid_std::prelude::*; use oid_bson::*;` works together.
 
+use crate::ObjectId;
 use crate::error::{NotAnObjectId, TimeOutOfRange};
 use crate::sealed::Sealed;
-use crate::ObjectId;
 
 /// bson's `DateTime`, of bson 3 and of bson 2: what the time conversions and
 /// [`ObjectId::min_for_datetime`] accept. Sealed.

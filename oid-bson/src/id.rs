@@ -81,7 +81,11 @@ impl ObjectId {
     /// assert_eq!(id.to_hex(), "6553f1003f2a91c8d4003039");
     /// ```
     #[inline]
-    pub const fn from_parts(seconds_since_epoch: u32, process_id: [u8; 5], counter: [u8; 3]) -> Self {
+    pub const fn from_parts(
+        seconds_since_epoch: u32,
+        process_id: [u8; 5],
+        counter: [u8; 3],
+    ) -> Self {
         let counter = u32::from_be_bytes([0, counter[0], counter[1], counter[2]]);
         ObjectId(oid_core::ObjectId::from_parts(
             seconds_since_epoch,
@@ -356,7 +360,9 @@ mod tests {
         let mut b = [0; 12];
         b[11] = 1;
         assert!(a < ObjectId::from_bytes(b));
-        assert!(ObjectId::from_parts(2, [0; 5], [0; 3]) > ObjectId::from_parts(1, [0xff; 5], [0xff; 3]));
+        assert!(
+            ObjectId::from_parts(2, [0; 5], [0; 3]) > ObjectId::from_parts(1, [0xff; 5], [0xff; 3])
+        );
     }
 
     #[test]

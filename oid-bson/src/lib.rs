@@ -27,7 +27,7 @@ pub mod v3;
 /// else bson 2 (feature `bson-2`), as the `mongodb` driver picks its `bson`.
 ///
 /// [`ObjectId::timestamp`], [`ToBson`], [`range_filter`] and [`created_between`] use its types;
-/// [`v3`] and [`v2`] name a version explicitly.
+/// The modules `v3` and `v2` name a version explicitly.
 #[cfg(feature = "bson-3")]
 pub use ::bson;
 /// The `bson` crate this crate's default-version API uses: bson 3 with the feature `bson-3`,
@@ -35,16 +35,16 @@ pub use ::bson;
 #[cfg(all(feature = "bson-2", not(feature = "bson-3")))]
 pub use ::bson2 as bson;
 
+pub use crate::error::{NotAnObjectId, TimeOutOfRange};
 #[cfg(any(feature = "bson-3", feature = "bson-2"))]
 pub use crate::ext::ToBson;
-pub use crate::error::{NotAnObjectId, TimeOutOfRange};
 pub use crate::ext::{BsonDateTime, BsonExt, DocumentExt, FromBson};
 pub use crate::id::ObjectId;
-pub use oid_core::{IdRange, ParseError, Upper};
 #[cfg(all(feature = "bson-2", not(feature = "bson-3")))]
 pub use crate::v2::{created_between, range_filter};
 #[cfg(feature = "bson-3")]
 pub use crate::v3::{created_between, range_filter};
+pub use oid_core::{IdRange, ParseError, Upper};
 
 /// Mirrors `bson::oid`, so migrating is the path rename `bson::oid` → `oid_bson::oid`.
 ///

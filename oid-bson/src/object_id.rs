@@ -67,7 +67,7 @@
 //! # Limitation
 //!
 //! Telling bson's `Bson` serializer apart from JSON is done by its type,
-//! [`bson::Serializer`]. If bson's optional `serde_path_to_error` feature is enabled (by you or
+//! `bson::Serializer`. If bson's optional `serde_path_to_error` feature is enabled (by you or
 //! another crate in your build), `serialize_to_bson`/`serialize_to_document` wrap that serializer
 //! and this helper then writes a string there. BSON bytes (`serialize_to_vec`, what the `mongodb`
 //! driver sends) are not affected.

@@ -95,10 +95,18 @@ fn debug_and_display_match_bson() {
 
 #[test]
 fn parse_errors_are_ours_and_fit_app_error_enums() {
-    fn assert_bounds<E: Clone + std::fmt::Debug + std::fmt::Display + std::error::Error + Send + Sync + 'static>(_: &E) {}
+    fn assert_bounds<
+        E: Clone + std::fmt::Debug + std::fmt::Display + std::error::Error + Send + Sync + 'static,
+    >(
+        _: &E,
+    ) {
+    }
     let err: oid_bson::oid::Error = ObjectId::parse_str("12345").unwrap_err();
     assert_bounds(&err);
-    assert_eq!(err.to_string(), "invalid length: expected 24 hex characters, found 5");
+    assert_eq!(
+        err.to_string(),
+        "invalid length: expected 24 hex characters, found 5"
+    );
 
     #[derive(Debug)]
     enum AppError {

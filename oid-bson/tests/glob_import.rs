@@ -11,7 +11,8 @@ fn both_globs_compile_and_new_works() {
     let ours = oid_bson::ObjectId::from(id);
     assert_eq!(ours.as_core(), id);
     // Names from both globs stay usable.
-    let _: Option<oid_core::ObjectId> = oid_core::ObjectId::min_for_time(std::time::SystemTime::now()).ok();
+    let _: Option<oid_core::ObjectId> =
+        oid_core::ObjectId::min_for_time(std::time::SystemTime::now()).ok();
     let range = IdRange::from_secs(Some(i64::from(id.timestamp())), None);
     assert!(range.contains(&id));
     assert_eq!(oid_core::ObjectId::from_bson(ours), id);

@@ -3,6 +3,11 @@
 //! `bson2::oid::ObjectId` models, buffered shapes, conversions, time and filters.
 
 #![cfg(feature = "bson-2")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "test helpers outside #[test] functions"
+)]
 
 use std::collections::BTreeMap;
 
@@ -189,9 +194,15 @@ fn buffered_shapes_read_hex_strings_and_extended_json() {
 fn conversions_comparisons_time_and_filters() {
     let theirs: bson2::oid::ObjectId = A.into();
     assert_eq!(ObjectId::from(theirs), A);
-    assert!(A == theirs && theirs == A && B < theirs && theirs < C);
+    assert_eq!(A, theirs);
+    assert_eq!(theirs, A);
+    assert!(B < theirs);
+    assert!(theirs < C);
     assert_eq!(Bson::from(A).as_oid(), Some(A));
-    assert_eq!(ObjectId::try_from(Bson::Null).unwrap_err().element_type(), Some(0x0A));
+    assert_eq!(
+        ObjectId::try_from(Bson::Null).unwrap_err().element_type(),
+        Some(0x0A)
+    );
     let raw = rawdoc! { "_id": A };
     assert_eq!(ObjectId::try_from(raw.get("_id").unwrap().unwrap()), Ok(A));
     assert_eq!(doc! { "_id": A }.get_object_id("_id").unwrap(), A);
@@ -199,7 +210,10 @@ fn conversions_comparisons_time_and_filters() {
     let t: bson2::DateTime = C.timestamp_as();
     assert_eq!(t, bson2::DateTime::from_millis(1_700_000_000_000));
     assert_eq!(t, bson2::oid::ObjectId::from(C).timestamp());
-    assert_eq!(ObjectId::min_for_datetime(t).unwrap().to_hex(), "6553f1000000000000000000");
+    assert_eq!(
+        ObjectId::min_for_datetime(t).unwrap().to_hex(),
+        "6553f1000000000000000000"
+    );
     let filter = oid_bson::v2::created_between(Some(t), None);
     assert_eq!(
         filter,
@@ -217,6 +231,9 @@ fn bson2_alone_is_the_default_version() {
     let theirs: bson2::oid::ObjectId = C.as_core().to_bson();
     assert_eq!(theirs, C);
     let filter: bson2::Document = oid_bson::created_between(Some(t), None);
-    assert_eq!(filter.get_oid("$gte").unwrap().to_hex(), "6553f1000000000000000000");
+    assert_eq!(
+        filter.get_oid("$gte").unwrap().to_hex(),
+        "6553f1000000000000000000"
+    );
     let _: oid_bson::bson::Document = filter;
 }

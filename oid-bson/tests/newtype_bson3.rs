@@ -3,6 +3,11 @@
 //! (untagged, internally tagged, flatten), JSON, conversions and the filter helpers.
 
 #![cfg(feature = "bson-3")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "test helpers outside #[test] functions"
+)]
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -192,7 +197,10 @@ fn bytes_are_object_id_elements_at_every_depth_identical_to_bsons_type() {
     let raw = bson::serialize_to_raw_document_buf(&m).unwrap();
     check_raw(&raw);
     assert_eq!(raw.as_bytes(), &bytes[..]);
-    assert_eq!(bson::deserialize_from_slice::<Model>(raw.as_bytes()).unwrap(), m);
+    assert_eq!(
+        bson::deserialize_from_slice::<Model>(raw.as_bytes()).unwrap(),
+        m
+    );
 }
 
 #[test]
@@ -206,13 +214,19 @@ fn document_round_trips_with_native_ids() {
     check_raw(RawDocument::from_bytes(&bytes).unwrap());
     assert!(matches!(doc.get("_id"), Some(Bson::ObjectId(_))));
     assert_eq!(doc.get_oid("_id"), Ok(A));
-    assert_eq!(bson::deserialize_from_document::<Model>(doc.clone()).unwrap(), m);
+    assert_eq!(
+        bson::deserialize_from_document::<Model>(doc.clone()).unwrap(),
+        m
+    );
 
     let value = bson::serialize_to_bson(&m).unwrap();
     assert_eq!(value, Bson::Document(doc));
     assert_eq!(bson::deserialize_from_bson::<Model>(value).unwrap(), m);
 
-    assert_eq!(bson::serialize_to_bson(&A).unwrap(), Bson::ObjectId(A.into()));
+    assert_eq!(
+        bson::serialize_to_bson(&A).unwrap(),
+        Bson::ObjectId(A.into())
+    );
     assert_eq!(
         bson::deserialize_from_bson::<ObjectId>(Bson::ObjectId(A.into())).unwrap(),
         A
@@ -224,14 +238,26 @@ fn cross_reads_with_bsons_own_type() {
     let m = model();
     let t = theirs(&m);
     let their_bytes = bson::serialize_to_vec(&t).unwrap();
-    assert_eq!(bson::deserialize_from_slice::<Model>(&their_bytes).unwrap(), m);
+    assert_eq!(
+        bson::deserialize_from_slice::<Model>(&their_bytes).unwrap(),
+        m
+    );
     let their_doc = bson::serialize_to_document(&t).unwrap();
-    assert_eq!(bson::deserialize_from_document::<Model>(their_doc).unwrap(), m);
+    assert_eq!(
+        bson::deserialize_from_document::<Model>(their_doc).unwrap(),
+        m
+    );
 
     let our_bytes = bson::serialize_to_vec(&m).unwrap();
-    assert_eq!(bson::deserialize_from_slice::<Theirs>(&our_bytes).unwrap(), t);
+    assert_eq!(
+        bson::deserialize_from_slice::<Theirs>(&our_bytes).unwrap(),
+        t
+    );
     let our_doc = bson::serialize_to_document(&m).unwrap();
-    assert_eq!(bson::deserialize_from_document::<Theirs>(our_doc).unwrap(), t);
+    assert_eq!(
+        bson::deserialize_from_document::<Theirs>(our_doc).unwrap(),
+        t
+    );
 }
 
 #[test]
@@ -340,10 +366,7 @@ fn buffered() -> Buffered {
     Buffered {
         untagged: Untagged::WithId { id: A, n: 1 },
         bare: Untagged::Bare(B),
-        tagged: Tagged::Created {
-            id: C,
-            by: Some(A),
-        },
+        tagged: Tagged::Created { id: C, by: Some(A) },
         deleted: Tagged::Deleted { ids: vec![A, B] },
         adjacent: Adjacent::Ref(C),
         flat: Flattened {
@@ -386,7 +409,10 @@ fn buffered_shapes_round_trip_through_bytes_document_and_json() {
     assert_eq!(bson::deserialize_from_document::<Buffered>(doc).unwrap(), v);
 
     let json = serde_json::to_string(&v).unwrap();
-    assert!(json.contains(r#""bare":"507f1f77bcf86cd799439011""#), "{json}");
+    assert!(
+        json.contains(r#""bare":"507f1f77bcf86cd799439011""#),
+        "{json}"
+    );
     assert_eq!(serde_json::from_str::<Buffered>(&json).unwrap(), v);
 }
 
@@ -423,8 +449,11 @@ fn conversions_and_comparisons_with_bsons_type() {
     assert_eq!(ObjectId::from(theirs), A);
     assert_eq!(A, theirs);
     assert_eq!(theirs, A);
-    assert!(B < theirs && theirs > B);
-    assert!(theirs < C && C > theirs);
+    // Both directions of the cross-type `PartialOrd`.
+    assert!(B < theirs);
+    assert!(theirs > B);
+    assert!(theirs < C);
+    assert!(C > theirs);
     let core: oid_core::ObjectId = A.into();
     assert_eq!(ObjectId::from(core), A);
     assert_eq!(core, A);
@@ -468,15 +497,18 @@ fn time_and_ranges() {
         C.timestamp(),
         bson::DateTime::from_millis(1_700_000_000_000)
     );
-    assert_eq!(
-        C.timestamp(),
-        bson::oid::ObjectId::from(C).timestamp()
-    );
+    assert_eq!(C.timestamp(), bson::oid::ObjectId::from(C).timestamp());
     let max: ObjectId = ObjectId::from_bytes([0xff; 12]);
     assert_eq!(max.timestamp().timestamp_millis(), 4_294_967_295_000);
     let t = bson::DateTime::from_millis(1_700_000_000_999);
-    assert_eq!(ObjectId::min_for_datetime(t).unwrap().to_hex(), "6553f1000000000000000000");
-    assert_eq!(ObjectId::max_for_datetime(t).unwrap().to_hex(), "6553f100ffffffffffffffff");
+    assert_eq!(
+        ObjectId::min_for_datetime(t).unwrap().to_hex(),
+        "6553f1000000000000000000"
+    );
+    assert_eq!(
+        ObjectId::max_for_datetime(t).unwrap().to_hex(),
+        "6553f100ffffffffffffffff"
+    );
     assert!(ObjectId::min_for_datetime(bson::DateTime::from_millis(-1)).is_err());
     assert!(ObjectId::max_for_datetime(bson::DateTime::from_millis(4_294_967_296_000)).is_err());
     assert!(ObjectId::max_for_datetime(bson::DateTime::from_millis(4_294_967_295_999)).is_ok());
@@ -518,10 +550,7 @@ fn new_and_default_are_fresh_process_ids() {
     let a = ObjectId::new();
     let b = ObjectId::default();
     assert!(a < b);
-    assert_eq!(
-        a.as_core().to_parts().random,
-        b.as_core().to_parts().random
-    );
+    assert_eq!(a.as_core().to_parts().random, b.as_core().to_parts().random);
     let now = bson::DateTime::now().timestamp_millis() / 1000;
     assert!((a.timestamp().timestamp_millis() / 1000 - now).abs() <= 2);
 }
@@ -530,6 +559,8 @@ fn new_and_default_are_fresh_process_ids() {
 fn document_type_checks() {
     // What a `Document` written by our model holds, key by key.
     let doc: Document = bson::serialize_to_document(&model()).unwrap();
-    assert!(matches!(doc.get("tags"), Some(Bson::Array(a)) if a.iter().all(|v| v.as_oid().is_some())));
+    assert!(
+        matches!(doc.get("tags"), Some(Bson::Array(a)) if a.iter().all(|v| v.as_oid().is_some()))
+    );
     assert!(doc.get_document("by_name").unwrap().get_oid("ada").is_ok());
 }

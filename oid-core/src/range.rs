@@ -329,7 +329,10 @@ mod tests {
 
     /// The first and the last id of second `s`.
     fn edge_ids(s: u32) -> [ObjectId; 2] {
-        [ObjectId::min_for_timestamp(s), ObjectId::max_for_timestamp(s)]
+        [
+            ObjectId::min_for_timestamp(s),
+            ObjectId::max_for_timestamp(s),
+        ]
     }
 
     #[test]
@@ -418,15 +421,25 @@ mod tests {
             assert!(!r.contains(&ObjectId::MIN) && !r.contains(&ObjectId::MAX));
         }
         // Extremes do not overflow.
-        assert_eq!(IdRange::from_millis(Some(i64::MIN), Some(i64::MAX)), IdRange::ALL);
-        assert_eq!(IdRange::from_secs(Some(i64::MIN), Some(i64::MAX)), IdRange::ALL);
-        assert_eq!(IdRange::from_nanos(Some(i128::MIN), Some(i128::MAX)), IdRange::ALL);
+        assert_eq!(
+            IdRange::from_millis(Some(i64::MIN), Some(i64::MAX)),
+            IdRange::ALL
+        );
+        assert_eq!(
+            IdRange::from_secs(Some(i64::MIN), Some(i64::MAX)),
+            IdRange::ALL
+        );
+        assert_eq!(
+            IdRange::from_nanos(Some(i128::MIN), Some(i128::MAX)),
+            IdRange::ALL
+        );
     }
 
     #[test]
     fn const_usable() {
+        // Compiles only while the constructors and `contains` stay `const fn`.
         const R: IdRange = IdRange::from_secs(Some(1), Some(2));
-        const IN: bool = R.contains(&ObjectId::from_parts(1, [1; 5], 1));
-        assert!(IN);
+        const { assert!(R.contains(&ObjectId::from_parts(1, [1; 5], 1))) };
+        const { assert!(!R.contains(&ObjectId::min_for_timestamp(2))) };
     }
 }
