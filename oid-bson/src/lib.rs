@@ -1,9 +1,4 @@
-#![cfg_attr(feature = "bson-3", doc = include_str!("../README.md"))]
-#![cfg_attr(
-    not(feature = "bson-3"),
-    doc = "A drop-in for bson's `ObjectId` that is always stored as a native BSON ObjectId. \
-           The full guide (README) is built with the default feature `bson-3`."
-)]
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -13,7 +8,6 @@ mod compat;
 mod error;
 mod ext;
 mod id;
-#[cfg(feature = "bson-3")]
 pub mod migration;
 pub mod object_id;
 mod ser;

@@ -14,6 +14,7 @@
 //! Before:
 //!
 //! ```
+//! # #[cfg(feature = "bson-3")] {
 //! use bson::{doc, oid::ObjectId};
 //! use serde::{Deserialize, Serialize};
 //!
@@ -34,6 +35,7 @@
 //! assert_eq!(filter.get_object_id("_id")?, id);
 //! assert_eq!(id.to_hex(), "507f1f77bcf86cd799439011");
 //! assert_eq!(id.timestamp().timestamp_millis(), 1_350_508_407_000);
+//! # }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -41,6 +43,7 @@
 //! compares equal to ours; `get_oid` from [`DocumentExt`](crate::DocumentExt) returns ours):
 //!
 //! ```
+//! # #[cfg(feature = "bson-3")] {
 //! use bson::doc;
 //! use oid_bson::oid::ObjectId;
 //! use serde::{Deserialize, Serialize};
@@ -75,6 +78,7 @@
 //! assert_eq!(bson::serialize_to_vec(&before)?, bytes);
 //! assert_eq!(bson::deserialize_from_slice::<Before>(&bytes)?, before);
 //! assert_eq!(bson::deserialize_from_slice::<User>(&bson::serialize_to_vec(&before)?)?, user);
+//! # }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -99,6 +103,7 @@
 //! as serde requires for any `with` field:
 //!
 //! ```
+//! # #[cfg(feature = "bson-3")] {
 //! use bson::doc;
 //! use oid_bson::{FromBson, ToBson};
 //! use oid_core::ObjectId;
@@ -122,6 +127,7 @@
 //! let filter = doc! { "_id": id.to_bson() };
 //! assert_eq!(ObjectId::from_bson(filter.get_object_id("_id")?), id);
 //! assert_eq!(ObjectId::try_from_bson(filter.get("_id").ok_or("no _id")?)?, id);
+//! # }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
