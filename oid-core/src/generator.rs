@@ -11,10 +11,15 @@
 //! (the clock stepped back) stamps the window's second, so a second is never reopened:
 //! timestamps never go below the newest second a generator has stamped.
 //!
-//! The window is one 64-bit atomic (the second and the start), the counter a 32-bit one. An id
-//! takes its counter with a compare-and-swap that checks the window bound, then confirms the
-//! window did not change meanwhile (a value taken under a window that has since moved on is
-//! thrown away, never pulled into the new one).
+//! Two 64-bit atomics hold the state: the *window* (the second and the counter value it starts
+//! at) and the *counter* (the next counter value, tagged with the second of the window it is
+//! counted in). An id takes its counter with one compare-and-swap on the tagged counter, after
+//! checking the bound against the window whose second equals the tag. Because the tag is part of
+//! the swapped word, a caller that read an older window can never take a value under a newer
+//! one: its swap fails and it starts over. A new window is opened at the counter's current value,
+//! then the counter is re-tagged (by the opener or by whoever comes next), so under every tag the
+//! counter stays within `[start, start + 2^24]` of that tag's window: no value is ever admitted
+//! twice, with no assumption about scheduling or preemption.
 
 use core::fmt;
 
@@ -35,6 +40,19 @@ pub(crate) const CAPACITY: u32 = 1 << 24;
 /// The window before the first id (and after a reseed).
 const UNOPENED: u64 = u64::MAX;
 
+/// The counter's tag before the first window.
+const UNTAGGED: u32 = u32::MAX;
+
+/// `(tag << 32) | value`.
+const fn tagged(tag: u32, value: u32) -> u64 {
+    ((tag as u64) << 32) | value as u64
+}
+
+/// The halves of a window or counter word.
+const fn halves(word: u64) -> (u32, u32) {
+    ((word >> 32) as u32, word as u32)
+}
+
 /// Generates ObjectIds from a [`Clock`] and a seed: the 5-byte random value and the counter's
 /// start.
 ///
@@ -51,8 +69,8 @@ const UNOPENED: u64 = u64::MAX;
 ///   first reading).
 /// * `&self` methods and `Sync`: share one generator between threads or interrupt handlers;
 ///   `from_seed` is a `const fn`, so it can be a `static`.
-/// * Lock-free where the target has 64-bit atomics: an id costs a compare-and-swap on a
-///   32-bit counter and two loads of a 64-bit window. With the `portable-atomic` feature the
+/// * Lock-free where the target has 64-bit atomics: an id costs two loads and one
+///   compare-and-swap of 64-bit words. With the `portable-atomic` feature the
 ///   atomics come from `portable-atomic`, so targets without compare-and-swap or without 64-bit
 ///   atomics (thumbv6m, thumbv7em, riscv32) work once the final binary enables its
 ///   `critical-section` (or single-core) support. Without that feature the generator exists only
@@ -73,33 +91,34 @@ const UNOPENED: u64 = u64::MAX;
 /// ```
 pub struct Generator<C: Clock> {
     clock: C,
-    /// The next counter value; only its low 24 bits are used, so the natural wrap of the
-    /// 32-bit atomic (a multiple of 2^24) is also the spec's wrap.
-    counter: atomic::AtomicU32,
+    /// `(second << 32) | next`: the next counter value (only its low 24 bits are used, so the
+    /// natural wrap of the 32-bit half is also the spec's wrap), tagged with the second of the
+    /// window it is counted in (`UNTAGGED` before the first window).
+    counter: Cell64,
     /// `(second << 32) | start`: the newest second stamped and the counter value its window
     /// starts at, or `UNOPENED`.
-    window: Window,
+    window: Cell64,
     /// Random bytes 0..4, big-endian.
     random_hi: atomic::AtomicU32,
     /// Random byte 4.
     random_lo: atomic::AtomicU32,
 }
 
-/// The window's 64-bit cell: a native (or `portable-atomic`) `AtomicU64` where that is
-/// lock-free or interrupt-safe. On targets with 32-bit but no 64-bit atomics (thumbv7m/7em,
+/// The 64-bit cells of the window and the counter: a native (or `portable-atomic`) `AtomicU64`
+/// where that is lock-free or interrupt-safe. On targets with 32-bit but no 64-bit atomics (thumbv7m/7em,
 /// riscv32imac) `portable-atomic` would guard it with a spin lock, which an interrupt handler
 /// that preempts the holder would wait on forever; with the `critical-section` feature it is a
-/// critical section instead (the window changes at most once per second, so this costs little).
+/// critical section instead (those chips make thousands of ids per second, not millions).
 #[cfg(not(all(feature = "critical-section", not(target_has_atomic = "64"))))]
-type Window = atomic::AtomicU64;
+type Cell64 = atomic::AtomicU64;
 
 #[cfg(all(feature = "critical-section", not(target_has_atomic = "64")))]
-struct Window(critical_section::Mutex<core::cell::Cell<u64>>);
+struct Cell64(critical_section::Mutex<core::cell::Cell<u64>>);
 
 #[cfg(all(feature = "critical-section", not(target_has_atomic = "64")))]
-impl Window {
-    const fn new(value: u64) -> Window {
-        Window(critical_section::Mutex::new(core::cell::Cell::new(value)))
+impl Cell64 {
+    const fn new(value: u64) -> Cell64 {
+        Cell64(critical_section::Mutex::new(core::cell::Cell::new(value)))
     }
 
     fn load(&self, _: atomic::Ordering) -> u64 {
@@ -108,6 +127,16 @@ impl Window {
 
     fn store(&self, value: u64, _: atomic::Ordering) {
         critical_section::with(|cs| self.0.borrow(cs).set(value));
+    }
+
+    fn compare_exchange_weak(
+        &self,
+        current: u64,
+        new: u64,
+        success: atomic::Ordering,
+        failure: atomic::Ordering,
+    ) -> Result<u64, u64> {
+        self.compare_exchange(current, new, success, failure)
     }
 
     fn compare_exchange(
@@ -149,8 +178,8 @@ impl<C: Clock> Generator<C> {
     pub const fn from_seed(clock: C, random: [u8; 5], counter: u32) -> Self {
         Generator {
             clock,
-            counter: atomic::AtomicU32::new(counter),
-            window: Window::new(UNOPENED),
+            counter: Cell64::new(tagged(UNTAGGED, counter)),
+            window: Cell64::new(UNOPENED),
             random_hi: atomic::AtomicU32::new(u32::from_be_bytes([
                 random[0], random[1], random[2], random[3],
             ])),
@@ -236,8 +265,8 @@ impl<C: Clock> Generator<C> {
             Relaxed,
         );
         self.random_lo.store(u32::from(random[4]), Relaxed);
-        self.counter.store(counter, Relaxed);
         self.window.store(UNOPENED, Release);
+        self.counter.store(tagged(UNTAGGED, counter), Release);
     }
 
     /// Reseeds from `entropy` (see [`reseed`](Self::reseed)).
@@ -305,64 +334,72 @@ impl<C: Clock> Generator<C> {
         debug_assert!((1..=CAPACITY).contains(&want));
         loop {
             let window = self.window.load(Acquire);
-            let (secs, start) = ((window >> 32) as u32, window as u32);
-            let secs = match reading {
-                // A later second (or the first reading): open its window at the counter.
-                Some(now) if window == UNOPENED || now > secs => {
-                    self.open(window, now);
-                    continue;
-                }
-                // The same second, or an earlier one (the clock stepped back): the newest.
-                Some(_) => secs,
-                None if window == UNOPENED => {
-                    self.open(window, 0);
-                    continue;
-                }
-                None => secs,
+            let counter = self.counter.load(Acquire);
+            let (secs, start) = halves(window);
+            let (tag, next) = halves(counter);
+            let open = match reading {
+                // A later second (or the first reading): open its window.
+                Some(now) if window == UNOPENED || now > secs => Some(now),
+                None if window == UNOPENED => Some(0),
+                // The same second, an earlier one (the clock stepped back), or no reading: the
+                // newest second.
+                _ => None,
             };
-            let mut c = self.counter.load(Relaxed);
-            let taken = loop {
-                let left = CAPACITY.saturating_sub(c.wrapping_sub(start));
-                let n = if left >= want {
-                    want
-                } else if partial && left > 0 {
-                    left
-                } else {
-                    // Spent, unless the window moved on meanwhile (then `c` is not its).
-                    if self.window.load(Acquire) == window {
-                        return Err(Spent);
-                    }
-                    break None;
-                };
-                match self
+            if window != UNOPENED && tag != secs {
+                if tag != UNTAGGED && tag > secs {
+                    // The counter is already tagged with a newer window than the one read.
+                    continue;
+                }
+                // The window was opened but the counter not yet re-tagged: do it for the opener
+                // (tags only ever move forward, to the current window).
+                let _ = self
                     .counter
-                    .compare_exchange_weak(c, c.wrapping_add(n), AcqRel, Relaxed)
-                {
-                    Ok(_) => break Some(n),
-                    Err(now) => c = now,
-                }
+                    .compare_exchange(counter, tagged(secs, next), AcqRel, Acquire);
+                continue;
+            }
+            if let Some(now) = open {
+                self.open(window, counter, now);
+                continue;
+            }
+            // Under this tag the counter stays within [start, start + 2^24].
+            let left = CAPACITY - next.wrapping_sub(start).min(CAPACITY);
+            let n = if left >= want {
+                want
+            } else if partial && left > 0 {
+                left
+            } else {
+                return Err(Spent);
             };
-            // `c` was checked against `window`; it counts only if that window was still the
-            // current one after the take. Otherwise it is thrown away and we start over.
-            if let Some(n) = taken {
-                if self.window.load(Acquire) == window {
-                    return Ok((secs, c, n));
-                }
+            if self
+                .counter
+                .compare_exchange_weak(counter, tagged(secs, next.wrapping_add(n)), AcqRel, Acquire)
+                .is_ok()
+            {
+                return Ok((secs, next, n));
             }
         }
     }
 
-    /// Replaces `seen` with a window for `secs` starting at the current counter (unless
-    /// another caller replaced it first).
+    /// Replaces the window `seen` with one for `secs` starting at the counter's value (unless
+    /// another caller replaced it first), then tags the counter with it. `counter` carries the
+    /// tag of `seen` (or is untagged when `seen` is `UNOPENED`).
     #[cold]
-    fn open(&self, seen: u64, secs: u32) {
-        let start = self.counter.load(Acquire);
-        let mut window = (u64::from(secs) << 32) | u64::from(start);
+    fn open(&self, seen: u64, counter: u64, secs: u32) {
+        let (_, next) = halves(counter);
+        let mut window = tagged(secs, next);
         if window == UNOPENED {
             // A start one lower is still a valid (one value smaller) window.
             window -= 1;
         }
-        let _ = self.window.compare_exchange(seen, window, AcqRel, Acquire);
+        if self
+            .window
+            .compare_exchange(seen, window, AcqRel, Acquire)
+            .is_ok()
+        {
+            let _ = self
+                .counter
+                .compare_exchange(counter, tagged(secs, next), AcqRel, Acquire);
+        }
     }
 
     /// The next id, never failing and never a repeat.
