@@ -1,5 +1,6 @@
 //! The BSON corpus cases for ObjectId (bson-corpus/tests/oid.json), through every path this
-//! crate offers: the helper, oid-core's plain serde impl, the conversions, and extended JSON.
+//! crate offers: `oid_bson::ObjectId`, the helper, oid-core's plain serde impl, the conversions,
+//! and extended JSON.
 
 #![cfg(feature = "bson-3")]
 
@@ -13,6 +14,12 @@ use serde::{Deserialize, Serialize};
 struct WithHelper {
     #[serde(with = "oid_bson::object_id")]
     a: ObjectId,
+}
+
+/// `{"a": ObjectId}` with this crate's type (no attribute).
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+struct Newtype {
+    a: oid_bson::ObjectId,
 }
 
 /// `{"a": ObjectId}` with oid-core's plain serde impl (no helper).
@@ -77,6 +84,29 @@ fn valid_cases_decode_and_reencode_byte_for_byte() {
         assert_eq!(with_helper.a, expected, "{what}: helper");
         let plain: Plain = bson::deserialize_from_slice(&bytes).unwrap();
         assert_eq!(plain.a, expected, "{what}: plain impl");
+
+        // The newtype: bytes -> struct -> exactly the corpus bytes, raw document and Document.
+        let newtype: Newtype = bson::deserialize_from_slice(&bytes).unwrap();
+        assert_eq!(newtype.a, expected, "{what}: newtype");
+        assert_eq!(
+            bson::serialize_to_vec(&newtype).unwrap(),
+            bytes,
+            "{what}: newtype to bytes"
+        );
+        let raw = bson::serialize_to_raw_document_buf(&newtype).unwrap();
+        assert_eq!(
+            raw.as_bytes(),
+            &bytes[..],
+            "{what}: newtype to raw document"
+        );
+        let doc = bson::serialize_to_document(&newtype).unwrap();
+        let mut out = Vec::new();
+        doc.to_writer(&mut out).unwrap();
+        assert_eq!(out, bytes, "{what}: newtype to Document to bytes");
+        assert_eq!(
+            bson::deserialize_from_document::<Newtype>(doc).unwrap(),
+            newtype
+        );
 
         // struct -> bytes: exactly the corpus bytes.
         assert_eq!(
@@ -152,6 +182,15 @@ fn valid_cases_extended_json_canonical_and_relaxed() {
         let parsed = Bson::try_from(want.clone()).unwrap();
         let from_ext: WithHelper = bson::deserialize_from_bson(parsed.clone()).unwrap();
         assert_eq!(from_ext.a, expected, "{what}: helper from extended JSON");
+        let newtype: Newtype = bson::deserialize_from_bson(parsed.clone()).unwrap();
+        assert_eq!(newtype.a, expected, "{what}: newtype from extended JSON");
+        let newtype: Newtype = serde_json::from_str(case.canonical_extjson).unwrap();
+        assert_eq!(newtype.a, expected, "{what}: newtype from JSON text");
+        assert_eq!(
+            serde_json::to_value(&newtype).unwrap(),
+            serde_json::json!({ "a": case.hex }),
+            "{what}: newtype to JSON"
+        );
         assert_eq!(bson::serialize_to_vec(&from_ext).unwrap(), bytes, "{what}");
 
         // Our type straight from the extended-JSON text with serde_json, with the helper and
@@ -180,6 +219,7 @@ fn truncated_document_is_an_error_not_a_panic() {
     let bytes = unhex(TRUNCATED).unwrap();
     assert!(bson::deserialize_from_slice::<WithHelper>(&bytes).is_err());
     assert!(bson::deserialize_from_slice::<Plain>(&bytes).is_err());
+    assert!(bson::deserialize_from_slice::<Newtype>(&bytes).is_err());
     assert!(Document::from_reader(&bytes[..]).is_err());
     // The raw view accepts the header lazily; reading the element must fail, not panic.
     let element = RawDocument::from_bytes(&bytes).map(|doc| doc.get("a"));
@@ -190,6 +230,10 @@ fn truncated_document_is_an_error_not_a_panic() {
         assert!(
             bson::deserialize_from_slice::<WithHelper>(&full[..len]).is_err(),
             "prefix of {len} bytes"
+        );
+        assert!(
+            bson::deserialize_from_slice::<Newtype>(&full[..len]).is_err(),
+            "newtype, prefix of {len} bytes"
         );
     }
 }
