@@ -1,5 +1,6 @@
-//! BSON bytes through oid-bson: the `#[serde(with = "oid_bson::object_id")]` helpers, oid-core's
-//! plain serde impl, `Document` and `RawDocument` conversions. Never panics, and agrees with
+//! BSON bytes through oid-bson: `oid_bson::ObjectId`, the `#[serde(with =
+//! "oid_bson::object_id")]` helpers, oid-core's plain serde impl, `Document` and `RawDocument`
+//! conversions. Never panics, and agrees with
 //! `bson::oid::ObjectId` itself: whenever bson reads an ObjectId from the bytes, ours reads the
 //! same 12 bytes, and what we write reads back.
 #![no_main]
@@ -16,6 +17,15 @@ struct Ours {
     id: ObjectId,
     #[serde(default, with = "oid_bson::object_id::option")]
     maybe: Option<ObjectId>,
+}
+
+/// `oid_bson::ObjectId`, no attribute.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Newtype {
+    #[serde(rename = "_id")]
+    id: oid_bson::ObjectId,
+    #[serde(default)]
+    maybe: Option<oid_bson::ObjectId>,
 }
 
 #[derive(Debug, PartialEq, Deserialize)]
@@ -43,6 +53,16 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(o) = &ours {
         let bytes = bson::serialize_to_vec(o).unwrap();
         assert_eq!(&bson::deserialize_from_slice::<Ours>(&bytes).unwrap(), o);
+    }
+    let newtype = bson::deserialize_from_slice::<Newtype>(data);
+    if let Ok(t) = &theirs {
+        let n = newtype.as_ref().expect("bson read the ids, oid_bson::ObjectId did not");
+        assert_eq!(n.id, t.id);
+        assert_eq!(n.maybe.map(BsonId::from), t.maybe);
+    }
+    if let Ok(n) = &newtype {
+        let bytes = bson::serialize_to_vec(n).unwrap();
+        assert_eq!(&bson::deserialize_from_slice::<Newtype>(&bytes).unwrap(), n);
     }
     if let Ok(p) = bson::deserialize_from_slice::<Plain>(data) {
         if let Ok(t) = &theirs {
