@@ -34,8 +34,9 @@ use atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
 use crate::entropy::seed_from;
 use crate::{Clock, Entropy, EntropyError, GenerateError, ObjectId};
 
-/// Ids per second and random value: the 3-byte counter's range.
-pub(crate) const CAPACITY: u32 = 1 << 24;
+/// Ids per second and random value: the 3-byte counter's range (4 in the loom model, so that a
+/// model checker can reach the edge).
+pub(crate) const CAPACITY: u32 = if cfg!(loom) { 4 } else { 1 << 24 };
 
 /// The window before the first id (and after a reseed).
 const UNOPENED: u64 = u64::MAX;
@@ -109,8 +110,13 @@ pub struct Generator<C: Clock> {
 /// riscv32imac) `portable-atomic` would guard it with a spin lock, which an interrupt handler
 /// that preempts the holder would wait on forever; with the `critical-section` feature it is a
 /// critical section instead (those chips make thousands of ids per second, not millions).
-#[cfg(not(all(feature = "critical-section", not(target_has_atomic = "64"))))]
+#[cfg(not(any(loom, all(feature = "critical-section", not(target_has_atomic = "64")))))]
 type Cell64 = atomic::AtomicU64;
+
+/// In the loom model (`RUSTFLAGS="--cfg loom"`, `tests/loom.rs`) the cells are loom's atomics, so
+/// the model checker explores every interleaving of their operations.
+#[cfg(loom)]
+type Cell64 = loom::sync::atomic::AtomicU64;
 
 #[cfg(all(feature = "critical-section", not(target_has_atomic = "64")))]
 struct Cell64(critical_section::Mutex<core::cell::Cell<u64>>);
@@ -163,7 +169,10 @@ impl Cell64 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Spent;
 
-impl<C: Clock> Generator<C> {
+/// `from_seed` and `from_legacy` are `const fn`s, except in the loom model, whose atomics cannot be made in a
+/// constant.
+macro_rules! from_seed_fn {
+    ($($const:ident)?) => {
     /// A generator with a given random value and counter start; `const`, so it can be a
     /// `static`. Use it with seeds from a real entropy source, or for deterministic tests.
     ///
@@ -175,7 +184,7 @@ impl<C: Clock> Generator<C> {
     /// assert_eq!(generator.next().to_parts().counter, 0xffffff);
     /// assert_eq!(generator.next().to_parts().counter, 0);
     /// ```
-    pub const fn from_seed(clock: C, random: [u8; 5], counter: u32) -> Self {
+    pub $($const)? fn from_seed(clock: C, random: [u8; 5], counter: u32) -> Self {
         Generator {
             clock,
             counter: Cell64::new(tagged(UNTAGGED, counter)),
@@ -199,11 +208,19 @@ impl<C: Clock> Generator<C> {
     /// assert_eq!(id.to_hex(), "507f1f77bcf86cd799439011");
     /// assert_eq!(id.to_legacy_parts().process_id, 0xd799);
     /// ```
-    pub const fn from_legacy(clock: C, machine: u32, process_id: u16, counter: u32) -> Self {
+    pub $($const)? fn from_legacy(clock: C, machine: u32, process_id: u16, counter: u32) -> Self {
         let m = machine.to_be_bytes();
         let p = process_id.to_be_bytes();
         Self::from_seed(clock, [m[1], m[2], m[3], p[0], p[1]], counter)
     }
+    };
+}
+
+impl<C: Clock> Generator<C> {
+    #[cfg(not(loom))]
+    from_seed_fn!(const);
+    #[cfg(loom)]
+    from_seed_fn!();
 
     /// A generator seeded from `entropy`: 5 bytes for the random value and 3 for the counter's
     /// start.

@@ -406,7 +406,10 @@ mod tests {
         if let Ok(now) = rtc.read_unix_time() {
             GENERATOR.clock().set_unix_time(now).unwrap();
         }
-        assert!(GENERATOR.try_next().unwrap_err().is_time_not_set());
+        assert_eq!(
+            GENERATOR.try_next().unwrap_err().kind(),
+            oid_embedded::ErrorKind::ClockUnavailable
+        );
 
         // After the time was restored, the next sync sets the clock; ticks carry it on.
         TICKS.store(500, Ordering::Relaxed);

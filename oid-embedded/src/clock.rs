@@ -53,7 +53,7 @@ impl<T: TickSource + ?Sized> TickSource for &T {
 /// counting from a monotonic [`TickSource`] running at `HZ` ticks per second in between.
 ///
 /// Until the first [`set_unix_time`](Self::set_unix_time) it answers `None`, so
-/// [`SharedGenerator::try_next`](crate::SharedGenerator::try_next) fails with "time not set"
+/// [`SharedGenerator::try_next`](crate::SharedGenerator::try_next) fails with [`ErrorKind::ClockUnavailable`](crate::ErrorKind::ClockUnavailable)
 /// instead of stamping ids with 1970.
 ///
 /// The reading is `secs + (ticks_now - ticks_at_set) / HZ`, where `secs` and `ticks_at_set`
@@ -61,7 +61,9 @@ impl<T: TickSource + ?Sized> TickSource for &T {
 /// interrupts and the main loop: readers never wait and never see half of an update (the time
 /// is kept in two slots, and a reader retries only if an update finished while it was
 /// reading). Two contexts that set the time at the same moment do not mix their values: the
-/// one that comes second returns [`Error::is_clock_busy`] and changes nothing.
+/// one that comes second gets an [`Error`] of kind
+/// [`ClockUnavailable`](crate::ErrorKind::ClockUnavailable) ("being set by another context")
+/// and changes nothing.
 ///
 /// No 64-bit atomics are needed, so it works on Cortex-M0/M3/M4 alike; setting it uses one
 /// atomic swap (emulated by `portable-atomic` where the target has no compare-and-swap).
@@ -218,7 +220,9 @@ impl<T, const HZ: u32> SyncedClock<T, HZ> {
     ///
     /// # Errors
     ///
-    /// [`Error::is_clock_busy`] if another context is setting the clock at this moment (only
+    /// [`Error`] of kind [`ClockUnavailable`](crate::ErrorKind::ClockUnavailable) ("clock time
+    /// not available: being set by another context") if another context is setting the clock
+    /// at this moment (only
     /// possible when an interrupt that sets the time preempts the main loop doing the same, or
     /// on a multi-core part); nothing is changed then, and the other update stands.
     ///
@@ -243,12 +247,12 @@ impl<T, const HZ: u32> SyncedClock<T, HZ> {
         self.publish(Some(secs), at_ticks)
     }
 
-    /// Forgets the time: the clock answers `None` (and `try_next` "time not set") until it is
+    /// Forgets the time: the clock answers `None` (and `try_next` fails with `ClockUnavailable`) until it is
     /// set again, e.g. after the RTC reported a lost oscillator.
     ///
     /// # Errors
     ///
-    /// [`Error::is_clock_busy`], as for [`set_unix_time_at`](Self::set_unix_time_at).
+    /// Kind [`ClockUnavailable`](crate::ErrorKind::ClockUnavailable) (busy), as for [`set_unix_time_at`](Self::set_unix_time_at).
     ///
     /// # Examples
     ///
@@ -301,7 +305,7 @@ impl<T: TickSource, const HZ: u32> SyncedClock<T, HZ> {
     ///
     /// # Errors
     ///
-    /// [`Error::is_clock_busy`], as for [`set_unix_time_at`](Self::set_unix_time_at).
+    /// Kind [`ClockUnavailable`](crate::ErrorKind::ClockUnavailable) (busy), as for [`set_unix_time_at`](Self::set_unix_time_at).
     ///
     /// # Examples
     ///
@@ -318,6 +322,12 @@ impl<T: TickSource, const HZ: u32> SyncedClock<T, HZ> {
     }
 }
 
+/// `wait` (called by the infallible `Generator::next`/`fill` while this second's 2^24 ids are
+/// spent) is a spin-loop hint: the next second comes from the tick source, which this clock
+/// cannot sleep on. So never call `next`/`fill` where the ticks cannot advance meanwhile (an
+/// interrupt handler that outranks the timer interrupt counting them): use `try_next`/`try_fill`
+/// there, which return [`ErrorKind::CapacityExhausted`](crate::ErrorKind::CapacityExhausted)
+/// instead of waiting.
 impl<T: TickSource, const HZ: u32> Clock for SyncedClock<T, HZ> {
     #[inline]
     fn unix_seconds(&self) -> Option<u64> {
@@ -325,6 +335,11 @@ impl<T: TickSource, const HZ: u32> Clock for SyncedClock<T, HZ> {
         let secs = secs?;
         let elapsed = self.source.ticks().saturating_sub(at);
         Some(secs.saturating_add(div_u64(elapsed, HZ)))
+    }
+
+    #[inline]
+    fn wait(&self) {
+        core::hint::spin_loop();
     }
 }
 
@@ -454,8 +469,8 @@ mod tests {
         clock.set_unix_time(10).unwrap();
         // Simulate an interrupt arriving while another context holds the writer flag.
         clock.writing.store(true, Ordering::Relaxed);
-        assert!(clock.set_unix_time(20).unwrap_err().is_clock_busy());
-        assert!(clock.unset().unwrap_err().is_clock_busy());
+        assert_eq!(clock.set_unix_time(20).unwrap_err(), Error::CLOCK_BUSY);
+        assert_eq!(clock.unset().unwrap_err(), Error::CLOCK_BUSY);
         assert_eq!(
             clock.unix_seconds(),
             Some(10),

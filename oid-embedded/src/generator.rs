@@ -16,16 +16,19 @@ const READY: u8 = 2;
 /// boot ([`init`](Self::init) from an [`Entropy`] source, or
 /// [`init_legacy`](Self::init_legacy) with an assigned device id), then used from any context.
 ///
-/// Before it is seeded it generates nothing ([`Error::is_not_initialized`]), so no id ever
-/// carries an unseeded, fleet-wide identical random value; before its clock is set,
-/// [`try_next`](Self::try_next) fails with "time not set". After that, each id costs one atomic
-/// increment: lock-free on Cortex-M3/M4, a short critical section on Cortex-M0 (through
-/// `portable-atomic`'s `critical-section` feature, with the implementation your binary picks).
+/// Before it is seeded it generates nothing (kind
+/// [`NotInitialized`](crate::ErrorKind::NotInitialized)), so no id ever carries an unseeded,
+/// fleet-wide identical random value; before its clock is set, [`try_next`](Self::try_next)
+/// fails with kind [`ClockUnavailable`](crate::ErrorKind::ClockUnavailable). After that, each id
+/// costs a clock reading, two reads and one compare-and-swap of the generator's 64-bit state.
+/// On 32-bit microcontrollers (none has 64-bit atomics) those go through short critical sections
+/// with the `critical-section` feature and the implementation your binary picks (see the
+/// crate docs' table per target).
 ///
 /// # Examples
 ///
 /// ```
-/// use oid_embedded::{DeviceIdEntropy, SharedGenerator, SyncedClock};
+/// use oid_embedded::{DeviceIdEntropy, ErrorKind, SharedGenerator, SyncedClock};
 ///
 /// fn ticks() -> u64 { 0 } // your monotonic timer, here 1 kHz
 /// static GENERATOR: SharedGenerator<SyncedClock<fn() -> u64, 1000>> =
@@ -34,7 +37,7 @@ const READY: u8 = 2;
 /// // At boot:
 /// let uid = [7u8; 12]; // the chip's unique id
 /// GENERATOR.init(&mut DeviceIdEntropy::new(&uid, 1))?;
-/// assert!(GENERATOR.try_next().unwrap_err().is_time_not_set());
+/// assert_eq!(GENERATOR.try_next().unwrap_err().kind(), ErrorKind::ClockUnavailable);
 /// GENERATOR.clock().set_unix_time(1_700_000_000)?; // from the RTC
 ///
 /// // Anywhere, interrupts included:
@@ -70,8 +73,9 @@ impl<C: Clock> SharedGenerator<C> {
     ///
     /// # Errors
     ///
-    /// [`Error::is_already_initialized`] if it was seeded before (or is being seeded by
-    /// another context right now); [`Error::entropy`] if the source failed, in which case
+    /// Kind [`AlreadyInitialized`](crate::ErrorKind::AlreadyInitialized) if it was seeded
+    /// before (or is being seeded by another context right now);
+    /// [`EntropyFailed`](crate::ErrorKind::EntropyFailed) (with [`Error::entropy`]) if the source failed, in which case
     /// the generator stays unseeded and `init` may be tried again.
     ///
     /// # Examples
@@ -99,7 +103,7 @@ impl<C: Clock> SharedGenerator<C> {
     ///
     /// # Errors
     ///
-    /// [`Error::is_already_initialized`], as for [`init`](Self::init).
+    /// Kind [`AlreadyInitialized`](crate::ErrorKind::AlreadyInitialized), as for [`init`](Self::init).
     ///
     /// # Examples
     ///
@@ -127,7 +131,7 @@ impl<C: Clock> SharedGenerator<C> {
     ///
     /// # Errors
     ///
-    /// [`Error::is_already_initialized`], as for [`init`](Self::init).
+    /// Kind [`AlreadyInitialized`](crate::ErrorKind::AlreadyInitialized), as for [`init`](Self::init).
     ///
     /// # Examples
     ///
@@ -177,7 +181,7 @@ impl<C: Clock> SharedGenerator<C> {
     ///
     /// # Errors
     ///
-    /// [`Error::is_not_initialized`] before the generator is seeded.
+    /// Kind [`NotInitialized`](crate::ErrorKind::NotInitialized) before the generator is seeded.
     ///
     /// # Examples
     ///
@@ -204,19 +208,23 @@ impl<C: Clock> SharedGenerator<C> {
     ///
     /// # Errors
     ///
-    /// [`Error::is_not_initialized`] before the generator is seeded; [`Error::is_time_not_set`]
-    /// while the clock does not know the time (no counter value is used up then).
+    /// Kind [`NotInitialized`](crate::ErrorKind::NotInitialized) before the generator is
+    /// seeded; [`ClockUnavailable`](crate::ErrorKind::ClockUnavailable) while the clock does
+    /// not know the time; [`CapacityExhausted`](crate::ErrorKind::CapacityExhausted) when this
+    /// second's 2^24 ids are spent (a later second gives more). A failed call uses up no
+    /// counter value.
     ///
     /// # Examples
     ///
     /// ```
     /// use oid_core::FixedClock;
-    /// use oid_embedded::SharedGenerator;
+    /// use oid_embedded::{ErrorKind, SharedGenerator};
     /// let generator = SharedGenerator::new(FixedClock::UNSET);
-    /// assert!(generator.try_next().unwrap_err().is_not_initialized());
+    /// assert_eq!(generator.try_next().unwrap_err().kind(), ErrorKind::NotInitialized);
     /// generator.init_with_seed([1; 5], 0)?;
     /// let err = generator.try_next().unwrap_err();
-    /// assert_eq!(err.to_string(), "time not set");
+    /// assert_eq!(err.kind(), ErrorKind::ClockUnavailable);
+    /// assert_eq!(err.to_string(), "clock time not available");
     /// # Ok::<(), oid_embedded::Error>(())
     /// ```
     #[inline]
@@ -277,7 +285,7 @@ impl<C: Clock + fmt::Debug> fmt::Debug for SharedGenerator<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{DeviceIdEntropy, SyncedClock};
+    use crate::{DeviceIdEntropy, ErrorKind, SyncedClock};
     use oid_core::{EntropyError, FixedClock};
     use std::collections::HashSet;
     use std::string::ToString;
@@ -294,26 +302,19 @@ mod tests {
     #[test]
     fn nothing_before_init_then_exactly_one_init() {
         let g = SharedGenerator::new(FixedClock::at(1));
-        assert!(g.try_next().unwrap_err().is_not_initialized());
-        assert!(
-            g.try_fill(&mut [ObjectId::MIN])
-                .unwrap_err()
-                .is_not_initialized()
-        );
+        assert!(g.try_next().unwrap_err().kind() == ErrorKind::NotInitialized);
+        assert!(g.try_fill(&mut [ObjectId::MIN]).unwrap_err().kind() == ErrorKind::NotInitialized);
         assert!(g.generator().is_err());
         g.init(&mut DeviceIdEntropy::new(b"id", 1)).unwrap();
         let seeded = g.generator().unwrap().random();
         assert!(
             g.init(&mut DeviceIdEntropy::new(b"id", 2))
                 .unwrap_err()
-                .is_already_initialized()
+                .kind()
+                == ErrorKind::AlreadyInitialized
         );
-        assert!(
-            g.init_with_seed([0; 5], 0)
-                .unwrap_err()
-                .is_already_initialized()
-        );
-        assert!(g.init_legacy(1, 2, 3).unwrap_err().is_already_initialized());
+        assert!(g.init_with_seed([0; 5], 0).unwrap_err().kind() == ErrorKind::AlreadyInitialized);
+        assert!(g.init_legacy(1, 2, 3).unwrap_err().kind() == ErrorKind::AlreadyInitialized);
         assert_eq!(g.try_next().unwrap().to_parts().random, seeded);
     }
 
@@ -323,7 +324,7 @@ mod tests {
         let err = g.init(&mut Failing).unwrap_err();
         assert_eq!(err.entropy(), Some(EntropyError::new("rng not ready")));
         assert!(!g.is_initialized());
-        assert!(g.try_next().unwrap_err().is_not_initialized());
+        assert!(g.try_next().unwrap_err().kind() == ErrorKind::NotInitialized);
         g.init_with_seed([5; 5], 9).unwrap();
         assert_eq!(g.try_next().unwrap().to_parts().counter, 9);
     }
@@ -338,10 +339,10 @@ mod tests {
             SharedGenerator::new(SyncedClock::new(ticks));
         G.init_with_seed([1, 2, 3, 4, 5], 0xffffff).unwrap();
         let err = G.try_next().unwrap_err();
-        assert!(err.is_time_not_set());
-        assert_eq!(err.to_string(), "time not set");
+        assert_eq!(err.kind(), ErrorKind::ClockUnavailable);
+        assert_eq!(err.to_string(), "clock time not available");
         let mut batch = [ObjectId::MIN; 2];
-        assert!(G.try_fill(&mut batch).unwrap_err().is_time_not_set());
+        assert!(G.try_fill(&mut batch).unwrap_err().kind() == ErrorKind::ClockUnavailable);
         assert_eq!(batch, [ObjectId::MIN; 2]);
 
         G.clock().set_unix_time(1_700_000_000).unwrap();
@@ -354,7 +355,63 @@ mod tests {
         assert_eq!((p[1].timestamp, p[1].counter), (1_700_000_002, 1));
 
         G.clock().unset().unwrap();
-        assert!(G.try_next().unwrap_err().is_time_not_set());
+        assert!(G.try_next().unwrap_err().kind() == ErrorKind::ClockUnavailable);
+    }
+
+    /// A second holds 2^24 ids: the next one is refused with `CapacityExhausted` (not mistaken
+    /// for an unset clock), and the following second serves again.
+    #[test]
+    #[cfg_attr(miri, ignore = "2^24 ids")]
+    fn capacity_exhausted_is_its_own_kind() {
+        static TICKS: AtomicU64 = AtomicU64::new(0);
+        fn ticks() -> u64 {
+            TICKS.load(std::sync::atomic::Ordering::Relaxed)
+        }
+        let g: SharedGenerator<SyncedClock<fn() -> u64, 1>> =
+            SharedGenerator::new(SyncedClock::new(ticks));
+        g.init_with_seed([9; 5], 0).unwrap();
+        g.clock().set_unix_time(1_700_000_000).unwrap();
+        let mut chunk = std::vec![ObjectId::MIN; 1 << 16];
+        for _ in 0..(1 << 8) {
+            g.try_fill(&mut chunk).unwrap();
+        }
+        assert_eq!(chunk[(1 << 16) - 1].to_parts().counter, 0xffffff);
+        let err = g.try_next().unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::CapacityExhausted);
+        assert_eq!(err.to_string(), "counter exhausted for this second");
+        TICKS.store(1, std::sync::atomic::Ordering::Relaxed);
+        let id = g.try_next().unwrap().to_parts();
+        assert_eq!((id.timestamp, id.counter), (1_700_000_001, 0));
+    }
+
+    /// The infallible `next` waits (through `SyncedClock::wait`) for the tick source to reach
+    /// the next second instead of repeating a counter. Here every tick read advances the tick.
+    #[test]
+    #[cfg_attr(miri, ignore = "2^24 ids")]
+    fn next_waits_for_the_next_second_when_spent() {
+        struct Counting(AtomicU64);
+        impl crate::TickSource for Counting {
+            fn ticks(&self) -> u64 {
+                self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            }
+        }
+        let ticks = Counting(AtomicU64::new(0));
+        let g: SharedGenerator<SyncedClock<&Counting, 1000>> =
+            SharedGenerator::new(SyncedClock::new(&ticks));
+        g.init_with_seed([9; 5], 5).unwrap();
+        g.clock().set_unix_time(1_700_000_000).unwrap();
+        let mut chunk = std::vec![ObjectId::MIN; 1 << 16];
+        for _ in 0..(1 << 8) {
+            g.try_fill(&mut chunk).unwrap();
+        }
+        assert!(ticks.0.load(std::sync::atomic::Ordering::Relaxed) < 1000);
+        assert_eq!(
+            g.try_next().unwrap_err().kind(),
+            ErrorKind::CapacityExhausted
+        );
+        let id = g.generator().unwrap().next().to_parts();
+        assert_eq!((id.timestamp, id.counter), (1_700_000_001, 5));
+        assert!(ticks.0.load(std::sync::atomic::Ordering::Relaxed) >= 1000);
     }
 
     #[test]

@@ -8,13 +8,20 @@
 extern crate std;
 
 mod clock;
+#[cfg(feature = "embassy-time")]
+mod embassy;
 mod entropy;
 mod error;
 mod generator;
 mod siphash;
 
 pub use crate::clock::{SyncedClock, TickSource};
+#[cfg(feature = "embassy-time")]
+#[cfg_attr(docsrs, doc(cfg(feature = "embassy-time")))]
+pub use crate::embassy::{EmbassyClock, EmbassyTicks};
 pub use crate::entropy::{DeviceIdEntropy, HardwareRng};
 pub use crate::error::Error;
 pub use crate::generator::SharedGenerator;
-pub use oid_core::{Clock, Entropy, EntropyError, GenerateError, Generator, Hex, ObjectId};
+pub use oid_core::{
+    Clock, Entropy, EntropyError, ErrorKind, GenerateError, Generator, Hex, ObjectId,
+};

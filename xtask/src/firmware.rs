@@ -1,55 +1,139 @@
 //! `cargo xtask firmware` and `cargo xtask size`: oid-embedded's example firmware
 //! (`oid-embedded/firmware`) under QEMU, and the flash cost of generating ids.
 //!
-//! `firmware` builds the self-test for three Cortex-M targets and runs each on a QEMU machine
-//! (with a timeout); a run passes when QEMU exits 0 through semihosting and the firmware printed
-//! `selftest: ok`. `size` builds the `size` probe without and with its `ids` feature (and with
-//! `device-id`) for thumbv6m and thumbv7em, runs each under QEMU to check it prints a valid id,
-//! and reports the difference in `.text` and `.rodata` read from the ELF section headers.
+//! `firmware` builds the self-test for three Cortex-M targets and two RISC-V ones and runs each
+//! on a QEMU machine (with a timeout): thumbv7m, thumbv6m and thumbv7em on `qemu-system-arm`;
+//! riscv32imc on `sifive_e` with two cores that lack the A extension (so an atomic instruction
+//! would trap) and riscv32imac on `sifive_e`'s own core, on `qemu-system-riscv32`. A run passes
+//! when QEMU exits 0 through semihosting and the firmware printed `selftest: ok`; a panic or a
+//! trap exits 1, a hang is killed at the timeout. One more run checks that the imac build does
+//! trap on a core without A (so the imc runs prove something). `size` builds the `size` probe
+//! without and with its `ids` feature (and with `device-id`) for thumbv6m, thumbv7em and
+//! riscv32imc, runs each under QEMU to check it prints a valid id, and reports the difference in
+//! `.text` and `.rodata` read from the ELF section headers.
 //!
-//! QEMU is looked up in `target/qemu` (where `.ci/provision.d/10-qemu.sh` unpacks it), then on
-//! `PATH`; if neither works, that script is run once.
+//! `qemu-system-arm` is looked up in `target/qemu` (where `.ci/provision.d/10-qemu.sh` unpacks
+//! it), then on `PATH`; if neither works, that script is run once. `qemu-system-riscv32` is
+//! looked up in `target/qemu-riscv`, then on `PATH`; if neither works, Debian's
+//! `qemu-system-misc` and the libraries it needs are downloaded and unpacked there.
 
-use std::io::Read;
+mod elf;
+mod qemu;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use xshell::{Shell, cmd};
 
-use crate::ci::{Result, Runner, ensure_targets, project_root};
+use crate::ci::{Result, Runner, ensure_targets};
+use elf::{Sizes, atomic_instructions};
+use qemu::{Emulator, Run, qemu, run_qemu};
+/// What a run must end with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    /// Exit status 0 and `selftest: ok`.
+    Pass,
+    /// Exit status 1 after the firmware's trap handler reported an illegal instruction
+    /// (mcause 2): the check that a core without the A extension really traps on an atomic
+    /// instruction, so that the passing runs of the imc build mean something.
+    IllegalInstruction,
+}
 
-/// A thumb target and the QEMU machine that runs it.
+/// A firmware target and the QEMU machine that runs it.
 struct Machine {
     target: &'static str,
+    emulator: Emulator,
     args: &'static [&'static str],
+    expect: Expect,
+}
+
+impl Machine {
+    /// `target on machine[, -cpu cpu]`.
+    fn run_label(&self) -> String {
+        format!("{} on {}", self.target, self.label())
+    }
+
+    /// `machine` or `machine, cpu`, for step names and errors.
+    fn label(&self) -> String {
+        let value = |flag: &str| {
+            self.args
+                .iter()
+                .position(|a| *a == flag)
+                .and_then(|i| self.args.get(i + 1))
+                .copied()
+        };
+        match value("-cpu") {
+            Some(cpu) => format!("{}, -cpu {cpu}", value("-machine").unwrap_or("?")),
+            None => value("-machine").unwrap_or("?").to_owned(),
+        }
+    }
 }
 
 const MACHINES: &[Machine] = &[
     Machine {
         target: "thumbv7m-none-eabi",
+        emulator: Emulator::Arm,
         args: &["-machine", "lm3s6965evb", "-cpu", "cortex-m3"],
+        expect: Expect::Pass,
     },
     // A real Cortex-M0 (nRF51) without compare-and-swap: the critical-section path.
     Machine {
         target: "thumbv6m-none-eabi",
+        emulator: Emulator::Arm,
         args: &["-machine", "microbit"],
+        expect: Expect::Pass,
     },
     Machine {
         target: "thumbv7em-none-eabihf",
+        emulator: Emulator::Arm,
         args: &["-machine", "mps2-an386", "-cpu", "cortex-m4"],
+        expect: Expect::Pass,
+    },
+    // The ESP32-C3 class: no A extension. Ibex is an rv32imc core; the generic core with A
+    // switched off is the second opinion. An atomic instruction would trap on both.
+    Machine {
+        target: "riscv32imc-unknown-none-elf",
+        emulator: Emulator::Riscv32,
+        args: &["-machine", "sifive_e", "-cpu", "lowrisc-ibex"],
+        expect: Expect::Pass,
+    },
+    Machine {
+        target: "riscv32imc-unknown-none-elf",
+        emulator: Emulator::Riscv32,
+        args: &["-machine", "sifive_e", "-cpu", "rv32,a=off"],
+        expect: Expect::Pass,
+    },
+    // The FE310's own core (sifive-e31, rv32imac).
+    Machine {
+        target: "riscv32imac-unknown-none-elf",
+        emulator: Emulator::Riscv32,
+        args: &["-machine", "sifive_e"],
+        expect: Expect::Pass,
+    },
+    // The imac build uses atomic instructions: on the core without A it must trap, and the
+    // firmware must turn the trap into exit status 1 (not a hang).
+    Machine {
+        target: "riscv32imac-unknown-none-elf",
+        emulator: Emulator::Riscv32,
+        args: &["-machine", "sifive_e", "-cpu", "rv32,a=off"],
+        expect: Expect::IllegalInstruction,
     },
 ];
 
 const PACKAGE: &str = "oid-embedded-firmware";
 /// The Cargo profile of firmware builds (root Cargo.toml: release, opt-level "s").
 const PROFILE: &str = "firmware";
-/// A firmware run that takes longer than this has hung (a panic with `panic-halt`, a lost
-/// interrupt): it is killed and fails. Normal runs take well under a second.
-const RUN_TIMEOUT: Duration = Duration::from_secs(60);
-/// The issue's goal for generating and hex-formatting ids on thumbv6m (text + rodata).
-const THUMBV6M_BUDGET: i64 = 2048;
-const PROVISION_SCRIPT: &str = ".ci/provision.d/10-qemu.sh";
+/// The goal for generating and hex-formatting ids (flash: text, rodata and the initial values
+/// of data; seeded from a hardware RNG)
+/// on the smallest cores: a Cortex-M0 and an rv32imc core (ESP32-C3 class).
+const BUDGET: i64 = 2048;
+/// The targets held to [`BUDGET`].
+const BUDGETED: &[&str] = &["thumbv6m-none-eabi", "riscv32imc-unknown-none-elf"];
+/// The targets `cargo xtask size` measures.
+const SIZE_TARGETS: &[&str] = &[
+    "thumbv6m-none-eabi",
+    "thumbv7em-none-eabihf",
+    "riscv32imc-unknown-none-elf",
+];
 
 /// `cargo xtask firmware`.
 pub(crate) fn firmware() -> Result {
@@ -74,6 +158,16 @@ pub(crate) fn ci_steps(r: &mut Runner) {
         ("thumbv7m-none-eabi", ""),
         ("thumbv7em-none-eabihf", ""),
         ("thumbv7em-none-eabihf", "defmt"),
+        ("thumbv7em-none-eabihf", "critical-section"),
+        // No atomic instructions at all: read-modify-writes through the critical section.
+        ("riscv32imc-unknown-none-elf", "critical-section"),
+        ("riscv32imac-unknown-none-elf", ""),
+        ("riscv32imac-unknown-none-elf", "critical-section"),
+        ("thumbv7em-none-eabihf", "critical-section,embassy-time"),
+        (
+            "riscv32imc-unknown-none-elf",
+            "critical-section,embassy-time",
+        ),
     ] {
         let label = if features.is_empty() {
             "(none)"
@@ -99,19 +193,43 @@ pub(crate) fn ci_steps(r: &mut Runner) {
 
 fn selftest_steps(r: &mut Runner) {
     for m in MACHINES {
-        r.step(
-            &format!("firmware self-test on {} ({})", m.target, m.args[1]),
-            |sh| {
-                let qemu = qemu(sh)?;
-                let elf = build(sh, m.target, "selftest", "")?;
-                let out = run_qemu(&qemu, m, &elf)?;
-                if out.lines().any(|l| l.trim() == "selftest: ok") {
-                    Ok(())
-                } else {
-                    Err("the firmware exited 0 but did not print `selftest: ok`".to_owned())
-                }
-            },
-        );
+        let what = match m.expect {
+            Expect::Pass => "firmware self-test",
+            Expect::IllegalInstruction => "firmware traps on atomics without A",
+        };
+        r.step(&format!("{what} on {} ({})", m.target, m.label()), |sh| {
+            let qemu = qemu(sh, m.emulator)?;
+            let elf = build(sh, m.target, "selftest", "")?;
+            if m.emulator == Emulator::Riscv32 {
+                check_atomic_instructions(m.target, &elf)?;
+            }
+            let run = run_qemu(&qemu, m.args, &m.run_label(), &elf)?;
+            check_run(m, &run)
+        });
+    }
+}
+
+/// Whether a self-test run ended as `m` expects.
+fn check_run(m: &Machine, run: &Run) -> Result {
+    let said = |text: &str| run.stdout.lines().any(|l| l.trim() == text);
+    match (m.expect, run.status) {
+        (Expect::Pass, Some(0)) if said("selftest: ok") => Ok(()),
+        (Expect::Pass, Some(0)) => {
+            Err("the firmware exited 0 but did not print `selftest: ok`".to_owned())
+        }
+        (Expect::IllegalInstruction, Some(1))
+            if run
+                .stdout
+                .lines()
+                .any(|l| l.starts_with("FAIL: trap mcause=0x2 ")) =>
+        {
+            Ok(())
+        }
+        (Expect::IllegalInstruction, _) => Err(format!(
+            "expected an illegal-instruction trap and exit status 1, got {}",
+            run.describe()
+        )),
+        (Expect::Pass, _) => Err(format!("{} on {}: {}", m.target, m.label(), run.describe())),
     }
 }
 
@@ -123,21 +241,34 @@ const VARIANTS: &[(&str, &str)] = &[
 ];
 
 fn size_report(sh: &Shell) -> Result {
-    let qemu = qemu(sh)?;
     let mut table = String::new();
     table += &format!(
-        "{:<22} {:<38} {:>7} {:>7} {:>12} {:>6} {:>6}\n",
-        "target", "variant", "text", "rodata", "text+rodata", "data", "bss"
+        "{:<28} {:<38} {:>7} {:>7} {:>6} {:>6} {:>6}\n",
+        "target", "variant", "text", "rodata", "data", "flash", "bss"
     );
     let mut over_budget = Vec::new();
-    for m in MACHINES.iter().filter(|m| m.target != "thumbv7m-none-eabi") {
+    for target in SIZE_TARGETS {
+        let Some(m) = MACHINES
+            .iter()
+            .find(|m| m.target == *target && m.expect == Expect::Pass)
+        else {
+            return Err(format!("no machine runs {target}"));
+        };
+        let qemu = qemu(sh, m.emulator)?;
         let mut baseline = None;
         for &(features, label) in VARIANTS {
             let elf = build(sh, m.target, "size", features)?;
             let sizes = Sizes::of(&elf)?;
             // The probe must really work: it prints the id it made (or the constant).
-            let out = run_qemu(&qemu, m, &elf)?;
-            let line = out.lines().next().unwrap_or("").trim();
+            let run = run_qemu(&qemu, m.args, &m.run_label(), &elf)?;
+            if run.status != Some(0) {
+                return Err(format!(
+                    "size probe {} [{features}]: {}",
+                    m.target,
+                    run.describe()
+                ));
+            }
+            let line = run.stdout.lines().next().unwrap_or("").trim();
             let valid = if features.is_empty() {
                 line == "0".repeat(24)
             } else {
@@ -155,13 +286,13 @@ fn size_report(sh: &Shell) -> Result {
             match baseline {
                 None => {
                     table += &format!(
-                        "{:<22} {:<38} {:>7} {:>7} {:>12} {:>6} {:>6}\n",
+                        "{:<28} {:<38} {:>7} {:>7} {:>6} {:>6} {:>6}\n",
                         m.target,
                         label,
                         sizes.text,
                         sizes.rodata,
-                        sizes.text + sizes.rodata,
                         sizes.data,
+                        sizes.flash(),
                         sizes.bss
                     );
                     baseline = Some(sizes);
@@ -169,23 +300,20 @@ fn size_report(sh: &Shell) -> Result {
                 Some(base) => {
                     let d = sizes.minus(&base);
                     table += &format!(
-                        "{:<22} {:<38} {:>+7} {:>+7} {:>+12} {:>+6} {:>+6}\n",
+                        "{:<28} {:<38} {:>+7} {:>+7} {:>+6} {:>+6} {:>+6}\n",
                         m.target,
                         label,
                         d.text,
                         d.rodata,
-                        d.text + d.rodata,
                         d.data,
+                        d.flash(),
                         d.bss
                     );
-                    if m.target == "thumbv6m-none-eabi"
-                        && features == "ids"
-                        && d.text + d.rodata > THUMBV6M_BUDGET
-                    {
+                    if BUDGETED.contains(&m.target) && features == "ids" && d.flash() > BUDGET {
                         over_budget.push(format!(
-                            "{}: {} bytes of text+rodata, over the {THUMBV6M_BUDGET}-byte goal",
+                            "{}: {} bytes of flash, over the {BUDGET}-byte goal",
                             m.target,
-                            d.text + d.rodata
+                            d.flash()
                         ));
                     }
                 }
@@ -194,7 +322,7 @@ fn size_report(sh: &Shell) -> Result {
     }
     println!(
         "\nflash cost of generating and hex-formatting ids (profile `{PROFILE}`: opt-level \"s\", LTO;\n\
-         bytes; rows below a baseline are differences from it)\n{table}"
+         bytes; flash = text + rodata + data; rows below a baseline are differences from it)\n{table}"
     );
     if over_budget.is_empty() {
         Ok(())
@@ -217,271 +345,27 @@ fn build(sh: &Shell, target: &str, bin: &str, features: &str) -> Result<PathBuf>
         .join(PROFILE)
         .join(bin))
 }
-
-/// A working `qemu-system-arm`: the one unpacked in `target/qemu`, else one on `PATH`, else
-/// the one the provisioning script installs.
-fn qemu(sh: &Shell) -> Result<PathBuf> {
-    let local = project_root().join("target/qemu/qemu/usr/bin/qemu-system-arm");
-    let works = |p: &Path| {
-        Command::new(p)
-            .arg("--version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
-    if works(&local) {
-        return Ok(local);
-    }
-    let on_path = PathBuf::from("qemu-system-arm");
-    if works(&on_path) {
-        return Ok(on_path);
-    }
-    eprintln!("qemu-system-arm not found: running {PROVISION_SCRIPT}");
-    let script = project_root().join(PROVISION_SCRIPT);
-    cmd!(sh, "bash {script}")
-        .run()
-        .map_err(|e| format!("{PROVISION_SCRIPT} failed: {e}"))?;
-    [local, on_path]
-        .into_iter()
-        .find(|p| works(p))
-        .ok_or_else(|| format!("qemu-system-arm still missing after {PROVISION_SCRIPT}"))
-}
-
-/// Runs `elf` on the machine; returns its semihosting output if QEMU exits 0 in time.
-fn run_qemu(qemu: &Path, m: &Machine, elf: &Path) -> Result<String> {
-    let mut child = Command::new(qemu)
-        .args(m.args)
-        .args([
-            "-nographic",
-            "-semihosting-config",
-            "enable=on,target=native",
-            "-kernel",
-        ])
-        .arg(elf)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("starting {}: {e}", qemu.display()))?;
-    // Drain the pipes on threads so that a chatty run cannot block on a full pipe.
-    let drain = |pipe: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut s = String::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_string(&mut s);
-            }
-            s
-        })
-    };
-    let stdout = drain(
-        child
-            .stdout
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let stderr = drain(
-        child
-            .stderr
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait().map_err(|e| e.to_string())? {
-            Some(status) => break Some(status),
-            None if start.elapsed() > RUN_TIMEOUT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-            None => std::thread::sleep(Duration::from_millis(20)),
-        }
-    };
-    let out = stdout.join().unwrap_or_default();
-    let err = stderr.join().unwrap_or_default();
-    print!("{out}");
-    // QEMU's lm3s6965evb prints this harmless line; anything else is shown.
-    for line in err
-        .lines()
-        .filter(|l| !l.contains("Timer with period zero"))
-    {
-        eprintln!("qemu: {line}");
-    }
-    match status {
-        None => Err(format!(
-            "{} on {}: no exit within {} s (killed)",
-            m.target,
-            m.args[1],
-            RUN_TIMEOUT.as_secs()
+/// Fails if a firmware built for riscv32imc contains an atomic instruction; for riscv32imac,
+/// checks that the scan finds the ones it has (so that finding none means something).
+fn check_atomic_instructions(target: &str, elf: &Path) -> Result {
+    let bytes = std::fs::read(elf).map_err(|e| format!("{}: {e}", elf.display()))?;
+    let found = atomic_instructions(&bytes)?;
+    match target {
+        "riscv32imc-unknown-none-elf" if !found.is_empty() => Err(format!(
+            "{} atomic instruction(s) in a build for a core without them, first at {:#x}",
+            found.len(),
+            found[0]
         )),
-        Some(s) if s.success() => Ok(out),
-        Some(s) => Err(format!(
-            "{} on {}: QEMU exited with {s}",
-            m.target, m.args[1]
-        )),
-    }
-}
-
-/// Allocated section sizes of an ELF, by kind (as `llvm-size` counts them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Sizes {
-    /// Executable code.
-    text: i64,
-    /// Read-only data (the vector table included).
-    rodata: i64,
-    /// Initialised data (in flash and in RAM).
-    data: i64,
-    /// Zeroed data (RAM only).
-    bss: i64,
-}
-
-impl Sizes {
-    fn of(elf: &Path) -> Result<Sizes> {
-        let bytes = std::fs::read(elf).map_err(|e| format!("{}: {e}", elf.display()))?;
-        section_sizes(&bytes).map_err(|e| format!("{}: {e}", elf.display()))
-    }
-
-    const fn minus(&self, other: &Sizes) -> Sizes {
-        Sizes {
-            text: self.text - other.text,
-            rodata: self.rodata - other.rodata,
-            data: self.data - other.data,
-            bss: self.bss - other.bss,
+        "riscv32imac-unknown-none-elf" if found.is_empty() => Err(
+            "no atomic instruction found in the imac build: the instruction scan is broken"
+                .to_owned(),
+        ),
+        _ => {
+            eprintln!(
+                "{target}: {} atomic instructions in the firmware",
+                found.len()
+            );
+            Ok(())
         }
-    }
-}
-
-/// Reads the section headers of a little-endian ELF32 file (all the thumb targets) and sums the
-/// sizes of allocated sections: executable ones as text, other read-only ones as rodata,
-/// writable ones with contents as data, writable ones without (`SHT_NOBITS`) as bss.
-fn section_sizes(elf: &[u8]) -> std::result::Result<Sizes, String> {
-    const SHT_NOBITS: u32 = 8;
-    const SHF_WRITE: u32 = 0x1;
-    const SHF_ALLOC: u32 = 0x2;
-    const SHF_EXECINSTR: u32 = 0x4;
-    let u16_at = |at: usize| {
-        elf.get(at..at + 2)
-            .map(|b| u16::from_le_bytes([b[0], b[1]]))
-            .ok_or_else(|| format!("truncated ELF at {at}"))
-    };
-    let u32_at = |at: usize| {
-        elf.get(at..at + 4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .ok_or_else(|| format!("truncated ELF at {at}"))
-    };
-    if elf.get(..6) != Some(b"\x7fELF\x01\x01".as_slice()) {
-        return Err("not a little-endian ELF32 file".to_owned());
-    }
-    let shoff = u32_at(0x20)? as usize;
-    let shentsize = usize::from(u16_at(0x2e)?);
-    let shnum = usize::from(u16_at(0x30)?);
-    if shentsize < 40 {
-        return Err(format!("section header entries of {shentsize} bytes"));
-    }
-    let mut sizes = Sizes {
-        text: 0,
-        rodata: 0,
-        data: 0,
-        bss: 0,
-    };
-    for i in 0..shnum {
-        let at = shoff + i * shentsize;
-        let kind = u32_at(at + 4)?;
-        let flags = u32_at(at + 8)?;
-        let size = i64::from(u32_at(at + 20)?);
-        if flags & SHF_ALLOC == 0 {
-            continue;
-        }
-        let slot = if flags & SHF_EXECINSTR != 0 {
-            &mut sizes.text
-        } else if flags & SHF_WRITE == 0 {
-            &mut sizes.rodata
-        } else if kind == SHT_NOBITS {
-            &mut sizes.bss
-        } else {
-            &mut sizes.data
-        };
-        *slot += size;
-    }
-    Ok(sizes)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A minimal ELF32 image: a header and four section headers (null, text, rodata, bss) plus
-    /// one non-allocated section that must not count.
-    fn elf(sections: &[(u32, u32, u32)]) -> Vec<u8> {
-        let mut v = vec![0u8; 52];
-        v[..6].copy_from_slice(b"\x7fELF\x01\x01");
-        v[0x20..0x24].copy_from_slice(&52u32.to_le_bytes());
-        v[0x2e..0x30].copy_from_slice(&40u16.to_le_bytes());
-        v[0x30..0x32].copy_from_slice(&(sections.len() as u16).to_le_bytes());
-        for &(kind, flags, size) in sections {
-            let mut h = [0u8; 40];
-            h[4..8].copy_from_slice(&kind.to_le_bytes());
-            h[8..12].copy_from_slice(&flags.to_le_bytes());
-            h[20..24].copy_from_slice(&size.to_le_bytes());
-            v.extend_from_slice(&h);
-        }
-        v
-    }
-
-    #[test]
-    fn sums_sections_by_kind() {
-        let image = elf(&[
-            (0, 0, 0),      // null
-            (1, 0x6, 1000), // .text: alloc + exec
-            (1, 0x2, 192),  // .vector_table: alloc
-            (1, 0x2, 8),    // .rodata
-            (1, 0x3, 64),   // .data: alloc + write
-            (8, 0x3, 32),   // .bss: nobits
-            (1, 0x0, 5000), // .debug_info: not allocated
-        ]);
-        assert_eq!(
-            section_sizes(&image),
-            Ok(Sizes {
-                text: 1000,
-                rodata: 200,
-                data: 64,
-                bss: 32
-            })
-        );
-    }
-
-    #[test]
-    fn rejects_what_is_not_elf32_le() {
-        assert!(section_sizes(b"\x7fELF\x02\x01").is_err());
-        assert!(section_sizes(b"MZ").is_err());
-        let mut truncated = elf(&[(1, 0x6, 10)]);
-        truncated.truncate(60);
-        assert!(section_sizes(&truncated).is_err());
-    }
-
-    #[test]
-    fn differences() {
-        let a = Sizes {
-            text: 10,
-            rodata: 5,
-            data: 0,
-            bss: 4,
-        };
-        let b = Sizes {
-            text: 3,
-            rodata: 5,
-            data: 8,
-            bss: 4,
-        };
-        assert_eq!(
-            a.minus(&b),
-            Sizes {
-                text: 7,
-                rodata: 0,
-                data: -8,
-                bss: 0
-            }
-        );
     }
 }

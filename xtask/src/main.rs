@@ -5,8 +5,8 @@
 //! cargo xtask nostd       # oid-core alone for the thumb targets, every feature combination
 //! cargo xtask web         # the browser page (oid-web as wasm) into target/web/
 //! cargo xtask web-test    # the page, then its end-to-end test in headless Chromium
-//! cargo xtask firmware    # oid-embedded's self-test firmware under QEMU (3 Cortex-M machines)
-//! cargo xtask size        # flash cost of generating and hex-formatting ids (thumbv6m, thumbv7em)
+//! cargo xtask firmware    # oid-embedded's self-test firmware under QEMU (3 Cortex-M, 2 RISC-V targets)
+//! cargo xtask size        # flash cost of generating and hex-formatting ids (thumbv6m, thumbv7em, riscv32imc)
 //! cargo xtask diff        # differential test against pymongo and js-bson (see TESTING.md)
 //! cargo xtask fuzz [secs] # each cargo-fuzz target for secs seconds (default 12)
 //! cargo xtask miri        # oid-core's tests under Miri
@@ -34,9 +34,10 @@ commands:
            and report the .wasm size
   web-test web, then the page's end-to-end test in headless Chromium (oid-web/e2e)
   firmware build oid-embedded's self-test firmware and run it under QEMU on thumbv7m
-           (lm3s6965evb), thumbv6m (microbit) and thumbv7em (mps2-an386)
-  size     flash cost (text + rodata) of generating and hex-formatting ids on thumbv6m
-           and thumbv7em: the size probe with and without them
+           (lm3s6965evb), thumbv6m (microbit), thumbv7em (mps2-an386), riscv32imc
+           (sifive_e, Ibex and rv32 without A) and riscv32imac (sifive_e)
+  size     flash cost (text + rodata + data) of generating and hex-formatting ids on
+           thumbv6m, thumbv7em and riscv32imc: the size probe with and without them
   diff     differential test: 10,000 ids from `oid new`, 10,000 from oid_std::new() and a
            10,000-string corpus through our parser, pymongo and js-bson
   fuzz [SECS]  build the cargo-fuzz targets, run each for SECS seconds (default 12)

@@ -1,15 +1,25 @@
-//! The self-test itself (thumb targets only).
+//! The self-test itself, the same on every target: the platform module (`cortex_m.rs` or
+//! `riscv.rs`) boots, starts a periodic timer interrupt that calls [`on_tick`], runs [`run`] and
+//! reports its result as the semihosting exit status.
 
+use core::fmt::Write;
 use core::sync::atomic::{AtomicBool, AtomicU32 as PlainAtomicU32, Ordering};
 
-use cortex_m::peripheral::syst::SystClkSource;
-use cortex_m_rt::{entry, exception};
-use cortex_m_semihosting::{debug, hprintln};
-use oid_embedded::{DeviceIdEntropy, Entropy, ObjectId, SharedGenerator, SyncedClock};
-use panic_semihosting as _;
-// Read-modify-write atomics: native on Cortex-M3/M4, a critical section on the Cortex-M0
-// (`cortex-m/critical-section-single-core`, picked in this crate's Cargo.toml).
+use oid_core::FixedClock;
+use oid_embedded::{DeviceIdEntropy, Entropy, ErrorKind, ObjectId, SharedGenerator, SyncedClock};
+// Read-modify-write atomics: native on Cortex-M3/M4 and riscv32imac, a critical section on the
+// Cortex-M0 and riscv32imc (whose implementation the platform module links).
 use portable_atomic::AtomicU32;
+
+use crate::platform::hprintln;
+
+/// What the self-test needs from the platform: a periodic interrupt that calls [`on_tick`].
+pub(crate) trait Timer {
+    /// Starts the interrupt.
+    fn start(&mut self);
+    /// Stops it.
+    fn stop(&mut self);
+}
 
 /// Ids made by the main loop.
 const MAIN_IDS: u32 = 10_000;
@@ -23,22 +33,21 @@ const COUNTER_START: u32 = 0x00ff_ffff - 4_999;
 const SET_TIME: u64 = 1_700_000_000;
 /// Ticks per second of the tick source (one tick per SysTick interrupt).
 const TICK_HZ: u32 = 1_000;
-/// SysTick reload: an interrupt every 4,000 core cycles.
-const SYST_RELOAD: u32 = 4_000;
 /// A stand-in for the chip's unique id register (these QEMU machines model none that all
-/// three share); a real board reads its UID here.
+/// share); a real board reads its UID here.
 const DEVICE_ID: [u8; 12] = *b"qemu-device1";
 /// A stand-in for the boot counter a real board keeps in flash and increments each boot.
 const BOOT_COUNT: u32 = 1;
 
-/// Monotonic ticks, advanced only by the SysTick handler (so a plain load and store suffice).
+/// Monotonic ticks, advanced only by the timer interrupt (so a plain load and store suffice).
 static TICKS: PlainAtomicU32 = PlainAtomicU32::new(0);
 
 fn ticks() -> u64 {
     u64::from(TICKS.load(Ordering::Relaxed))
 }
 
-/// The generator: a `static`, seeded once at boot, shared by the main loop and SysTick.
+/// The generator: a `static`, seeded once at boot, shared by the main loop and the timer
+/// interrupt.
 static GENERATOR: SharedGenerator<SyncedClock<fn() -> u64, TICK_HZ>> =
     SharedGenerator::new(SyncedClock::new(ticks));
 
@@ -63,8 +72,8 @@ fn mark(counter: u32) -> bool {
     SEEN[(offset / 32) as usize].fetch_or(bit, Ordering::Relaxed) & bit == 0
 }
 
-#[exception]
-fn SysTick() {
+/// The timer interrupt's work: advance the ticks, and make an id with the shared generator.
+pub(crate) fn on_tick() {
     TICKS.store(
         TICKS.load(Ordering::Relaxed).wrapping_add(1),
         Ordering::Relaxed,
@@ -80,23 +89,16 @@ fn SysTick() {
                 ISR_FAILURES.store(ISR_FAILURES.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
             }
         }
-        Err(_) => {
+        // Not seeded yet, or the clock not set yet: what the main loop is about to do.
+        Err(e)
+            if e.kind() == ErrorKind::NotInitialized || e.kind() == ErrorKind::ClockUnavailable =>
+        {
             ISR_NOT_READY.store(ISR_NOT_READY.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
         }
+        Err(_) => {
+            ISR_FAILURES.store(ISR_FAILURES.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+        }
     }
-}
-
-#[entry]
-fn main() -> ! {
-    let passed = run();
-    hprintln!("selftest: {}", if passed { "ok" } else { "FAILED" });
-    debug::exit(if passed {
-        debug::EXIT_SUCCESS
-    } else {
-        debug::EXIT_FAILURE
-    });
-    #[allow(clippy::empty_loop)] // unreachable: QEMU has exited
-    loop {}
 }
 
 /// Counts failed checks, printing each.
@@ -113,24 +115,33 @@ impl Checks {
     }
 }
 
-fn run() -> bool {
+/// Runs every check; true if all passed.
+pub(crate) fn run(timer: &mut impl Timer) -> bool {
     let mut c = Checks { failed: 0 };
     hprintln!("oid-embedded selftest on {}", env!("FIRMWARE_TARGET"));
 
-    let Some(mut p) = cortex_m::Peripherals::take() else {
-        hprintln!("FAIL: core peripherals already taken");
-        return false;
-    };
+    worked_example(&mut c);
+    legacy_layout(&mut c);
+    text_round_trips(&mut c);
+
     // The interrupt runs from here on, before the generator is ready: it must get errors.
-    p.SYST.set_clock_source(SystClkSource::Core);
-    p.SYST.set_reload(SYST_RELOAD);
-    p.SYST.clear_current();
-    p.SYST.enable_counter();
-    p.SYST.enable_interrupt();
+    timer.start();
 
     c.check(
-        GENERATOR.try_next().is_err_and(|e| e.is_not_initialized()),
+        GENERATOR
+            .try_next()
+            .is_err_and(|e| e.kind() == ErrorKind::NotInitialized),
         "an unseeded generator must refuse",
+    );
+    // Let the interrupt meet the unseeded generator too.
+    let mut spins = 0u32;
+    while ISR_NOT_READY.load(Ordering::Relaxed) == 0 && spins < 50_000_000 {
+        spins += 1;
+        core::hint::spin_loop();
+    }
+    c.check(
+        ISR_NOT_READY.load(Ordering::Relaxed) > 0 && ISR_FAILURES.load(Ordering::Relaxed) == 0,
+        "the interrupt is refused by the unseeded generator",
     );
 
     // Boot: seed the random value from the device id and boot count. (A board with an RNG
@@ -151,12 +162,14 @@ fn run() -> bool {
     c.check(
         GENERATOR
             .init_with_seed([0; 5], 0)
-            .is_err_and(|e| e.is_already_initialized()),
+            .is_err_and(|e| e.kind() == ErrorKind::AlreadyInitialized),
         "a second init must refuse",
     );
     c.check(
-        GENERATOR.try_next().is_err_and(|e| e.is_time_not_set()),
-        "try_next before the clock is set must say \"time not set\"",
+        GENERATOR
+            .try_next()
+            .is_err_and(|e| e.kind() == ErrorKind::ClockUnavailable),
+        "try_next before the clock is set must fail with ClockUnavailable",
     );
     c.check(
         GENERATOR.clock().set_unix_time(SET_TIME).is_ok(),
@@ -192,8 +205,7 @@ fn run() -> bool {
         }
     }
     ISR_GENERATES.store(false, Ordering::Relaxed);
-    p.SYST.disable_interrupt();
-    p.SYST.disable_counter();
+    timer.stop();
 
     let isr = ISR_IDS.load(Ordering::Relaxed);
     let total = state.made + isr;
@@ -217,7 +229,7 @@ fn run() -> bool {
     );
 
     hprintln!(
-        "{} ids from the main loop and {} from SysTick ({} SysTick calls before the generator was ready)",
+        "{} ids from the main loop and {} from the timer interrupt ({} calls before the generator was ready)",
         state.made,
         isr,
         ISR_NOT_READY.load(Ordering::Relaxed)
@@ -256,6 +268,10 @@ impl MainLoop {
             "ids are stamped with the time set",
         );
         c.check(mark(parts.counter), "a counter value is used once");
+        c.check(
+            ObjectId::parse_str(id.to_hex().as_str()) == Ok(id),
+            "every id parses back from its hex",
+        );
         if let Some(prev) = self.prev {
             let before = prev.to_parts();
             // The next counter is 1 higher, or a few more if the interrupt took some between.
@@ -274,5 +290,113 @@ impl MainLoop {
             );
         }
         self.prev = Some(id);
+    }
+}
+
+/// The worked example of DEVELOPERS.md: time 1700000000, random 3f2a91c8d4, counter 12345.
+fn worked_example(c: &mut Checks) {
+    let generator = SharedGenerator::new(FixedClock::at(1_700_000_000));
+    c.check(
+        generator
+            .init_with_seed([0x3f, 0x2a, 0x91, 0xc8, 0xd4], 12345)
+            .is_ok(),
+        "seed the worked example",
+    );
+    let first = generator.try_next();
+    let second = generator.try_next();
+    c.check(
+        first.is_ok_and(|id| id.to_hex().as_str() == "6553f1003f2a91c8d4003039"),
+        "worked example: first id 6553f1003f2a91c8d4003039",
+    );
+    c.check(
+        second.is_ok_and(|id| id.to_hex().as_str() == "6553f1003f2a91c8d400303a"),
+        "worked example: next id 6553f1003f2a91c8d400303a",
+    );
+    // A batch continues the count, across the wrap.
+    let wrapping = SharedGenerator::new(FixedClock::at(1_700_000_000));
+    let mut batch = [ObjectId::MIN; 4];
+    c.check(
+        wrapping.init_with_seed([1; 5], 0xfffffe).is_ok() && wrapping.try_fill(&mut batch).is_ok(),
+        "fill a batch",
+    );
+    let counters = batch.map(|id| id.to_parts().counter);
+    c.check(
+        counters == [0xfffffe, 0xffffff, 0, 1],
+        "a batch counts on and wraps from 0xffffff to 0",
+    );
+}
+
+/// The legacy layout: machine id and process id in place of the random value.
+fn legacy_layout(c: &mut Checks) {
+    let generator = SharedGenerator::new(FixedClock::at(0x507f1f77));
+    c.check(
+        generator.init_legacy(0xbcf86c, 0xd799, 0x439011).is_ok(),
+        "seed the legacy layout",
+    );
+    let id = generator.try_next();
+    c.check(
+        id.is_ok_and(|id| {
+            id.to_hex().as_str() == "507f1f77bcf86cd799439011"
+                && id.to_legacy_parts().machine == 0xbcf86c
+                && id.to_legacy_parts().process_id == 0xd799
+        }),
+        "legacy layout: 507f1f77bcf86cd799439011",
+    );
+}
+
+/// Parsing and formatting: any case in, lowercase out, `Display` equal to `to_hex`, and the
+/// errors for bad input.
+fn text_round_trips(c: &mut Checks) {
+    let id = ObjectId::from_parts(1_700_000_000, [0x3f, 0x2a, 0x91, 0xc8, 0xd4], 12345);
+    c.check(
+        ObjectId::parse_str("6553F1003F2A91C8D4003039") == Ok(id),
+        "upper-case hex parses",
+    );
+    c.check(
+        id.to_hex_upper().as_str() == "6553F1003F2A91C8D4003039",
+        "upper-case hex formats",
+    );
+    let mut text = Buf::new();
+    c.check(
+        write!(text, "{id}").is_ok() && text.as_str() == Some("6553f1003f2a91c8d4003039"),
+        "Display is the lowercase hex",
+    );
+    c.check(
+        ObjectId::parse_str("abc").is_err_and(|e| e.len() == Some(3)),
+        "a short string is refused with its length",
+    );
+    c.check(
+        ObjectId::parse_str("6553f1003f2a91c8d400303g")
+            .is_err_and(|e| e.invalid_char() == Some(('g', 23))),
+        "a non-hex character is refused with its index",
+    );
+}
+
+/// A small text buffer for `write!`.
+struct Buf {
+    bytes: [u8; 32],
+    len: usize,
+}
+
+impl Buf {
+    const fn new() -> Buf {
+        Buf {
+            bytes: [0; 32],
+            len: 0,
+        }
+    }
+
+    fn as_str(&self) -> Option<&str> {
+        core::str::from_utf8(&self.bytes[..self.len]).ok()
+    }
+}
+
+impl Write for Buf {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        let end = self.len + s.len();
+        let dest = self.bytes.get_mut(self.len..end).ok_or(core::fmt::Error)?;
+        dest.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
     }
 }

@@ -12,10 +12,20 @@
 
 #[cfg(target_os = "none")]
 mod probe {
-    // The critical-section implementation portable-atomic needs on the Cortex-M0.
+    // The critical-section implementation portable-atomic needs on the Cortex-M0 and on
+    // riscv32imc (and oid-core's generator on every target without 64-bit atomics).
+    #[cfg(target_arch = "arm")]
     use cortex_m as _;
+    #[cfg(target_arch = "arm")]
     use cortex_m_rt::entry;
+    #[cfg(target_arch = "arm")]
     use cortex_m_semihosting::{debug, hio};
+    #[cfg(target_arch = "riscv32")]
+    use riscv as _;
+    #[cfg(target_arch = "riscv32")]
+    use riscv_rt::entry;
+    #[cfg(target_arch = "riscv32")]
+    use riscv_semihosting::{debug, hio};
 
     #[cfg(feature = "ids")]
     mod ids {
@@ -100,6 +110,15 @@ mod probe {
         loop {}
     }
 
+    /// A trap (riscv-rt's default handler would spin) exits with status 1 too.
+    #[cfg(target_arch = "riscv32")]
+    #[unsafe(export_name = "ExceptionHandler")]
+    extern "C" fn exception_handler(_: &riscv_rt::TrapFrame) -> ! {
+        debug::exit(debug::EXIT_FAILURE);
+        #[allow(clippy::empty_loop)]
+        loop {}
+    }
+
     /// No formatting machinery: a panic just exits with status 1.
     #[panic_handler]
     fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
@@ -111,5 +130,5 @@ mod probe {
 
 #[cfg(not(target_os = "none"))]
 fn main() {
-    eprintln!("oid-embedded-firmware runs on thumb targets: use `cargo xtask size`");
+    eprintln!("oid-embedded-firmware runs on thumb and riscv32 targets: use `cargo xtask size`");
 }

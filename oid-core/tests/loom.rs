@@ -1,0 +1,132 @@
+//! The generator's capacity rule under the loom model checker: every interleaving of a few
+//! threads racing over the edge of a second and over a clock that moves on, with a capacity of 4
+//! ids per second (`CAPACITY` under `cfg(loom)`) so that the edge is reached in a few steps.
+//!
+//! `RUSTFLAGS="--cfg loom" cargo test -p oid-core --test loom --release` (`cargo xtask loom`).
+#![cfg(loom)]
+
+use loom::sync::Arc;
+use loom::sync::atomic::{AtomicU64, Ordering};
+use loom::thread;
+use oid_core::{Clock, Generator, ObjectId};
+
+/// The model's capacity (see `CAPACITY` in the generator).
+const CAPACITY: u32 = 4;
+
+/// A clock whose reading is a loom atomic, so that its changes are part of the explored schedule.
+struct ModelClock(AtomicU64);
+
+impl Clock for ModelClock {
+    fn unix_seconds(&self) -> Option<u64> {
+        Some(self.0.load(Ordering::SeqCst))
+    }
+    fn wait(&self) {
+        thread::yield_now();
+    }
+}
+
+/// The counter as the model's capacity sees it: ids of one second must differ in it.
+fn slot(id: &ObjectId) -> (u32, u32) {
+    let p = id.to_parts();
+    (p.timestamp, p.counter % CAPACITY)
+}
+
+fn assert_unique(ids: &[ObjectId]) {
+    let mut slots: Vec<(u32, u32)> = ids.iter().map(slot).collect();
+    slots.sort_unstable();
+    let before = slots.len();
+    slots.dedup();
+    assert_eq!(
+        slots.len(),
+        before,
+        "a repeated (second, counter) in {ids:?}"
+    );
+}
+
+#[test]
+fn racing_at_the_edge_of_a_second_never_repeats() {
+    loom::model(|| {
+        // Counter start just below the 32-bit wrap of the counter word, one id already made.
+        let clock = Arc::new(ModelClock(AtomicU64::new(100)));
+        let generator = Arc::new(Generator::from_seed(
+            ModelClockRef(clock.clone()),
+            [7; 5],
+            u32::MAX - 1,
+        ));
+        let mut ids = vec![generator.try_next().expect("first id")];
+        let g1 = generator.clone();
+        let t1 = thread::spawn(move || {
+            let mut batch = [ObjectId::MIN; 2];
+            let mut out = Vec::new();
+            if g1.try_fill(&mut batch).is_ok() {
+                out.extend_from_slice(&batch);
+            }
+            out.extend(g1.try_next().ok());
+            out
+        });
+        let g2 = generator.clone();
+        let c2 = clock.clone();
+        let t2 = thread::spawn(move || {
+            let mut out: Vec<ObjectId> = g2.try_next().ok().into_iter().collect();
+            c2.0.store(101, Ordering::SeqCst);
+            out.extend(g2.try_next().ok());
+            out
+        });
+        ids.extend(generator.try_next().ok());
+        ids.extend(t1.join().expect("thread 1"));
+        ids.extend(t2.join().expect("thread 2"));
+        assert_unique(&ids);
+        for second in [100, 101] {
+            let n = ids.iter().filter(|id| id.timestamp() == second).count();
+            assert!(n <= CAPACITY as usize, "{n} ids in second {second}");
+        }
+    });
+}
+
+#[test]
+fn the_clock_stepping_back_never_reopens_a_second() {
+    loom::model(|| {
+        let clock = Arc::new(ModelClock(AtomicU64::new(200)));
+        let generator = Arc::new(Generator::from_seed(
+            ModelClockRef(clock.clone()),
+            [9; 5],
+            3,
+        ));
+        let g1 = generator.clone();
+        let t1 = thread::spawn(move || {
+            let mut batch = [ObjectId::MIN; 3];
+            let mut out = Vec::new();
+            if g1.try_fill(&mut batch).is_ok() {
+                out.extend_from_slice(&batch);
+            }
+            out
+        });
+        let c2 = clock.clone();
+        let g2 = generator.clone();
+        let t2 = thread::spawn(move || {
+            c2.0.store(201, Ordering::SeqCst);
+            let first = g2.try_next().ok();
+            c2.0.store(200, Ordering::SeqCst);
+            first
+                .into_iter()
+                .chain(g2.try_next().ok())
+                .collect::<Vec<_>>()
+        });
+        let mut ids: Vec<ObjectId> = generator.try_next().ok().into_iter().collect();
+        ids.extend(t1.join().expect("thread 1"));
+        ids.extend(t2.join().expect("thread 2"));
+        assert_unique(&ids);
+    });
+}
+
+/// `Generator` owns its clock; the model shares it with the threads that move it.
+struct ModelClockRef(Arc<ModelClock>);
+
+impl Clock for ModelClockRef {
+    fn unix_seconds(&self) -> Option<u64> {
+        self.0.unix_seconds()
+    }
+    fn wait(&self) {
+        self.0.wait();
+    }
+}
