@@ -1,90 +1,154 @@
-//! The error for a BSON value that is not an ObjectId.
+//! The error for a BSON value that is not an ObjectId, and for a time outside what ids can hold.
 
 use core::fmt;
 
-use bson::spec::ElementType;
-
-/// A BSON value was expected to be an ObjectId (element type `0x07`) but was something else.
+/// A BSON value was expected to be an ObjectId (element type `0x07`) but was something else, or
+/// was missing.
 ///
-/// Returned by [`ObjectIdExt::try_from_bson_value`](crate::ObjectIdExt::try_from_bson_value) and
-/// [`ObjectIdExt::try_from_raw_bson`](crate::ObjectIdExt::try_from_raw_bson). The message names
-/// what the value was; [`found`](NotAnObjectId::found) gives its element type.
+/// Returned by the `TryFrom<Bson>`/`TryFrom<RawBsonRef>` impls of [`ObjectId`](crate::ObjectId),
+/// [`FromBson`](crate::FromBson) and [`DocumentExt::get_oid`](crate::DocumentExt::get_oid), for bson 3
+/// and bson 2 alike. The message names what was found;
+/// [`element_type`](NotAnObjectId::element_type) gives its BSON element type byte.
 ///
 /// # Examples
 ///
 /// ```
-/// use bson::{spec::ElementType, Bson};
-/// use oid_bson::{ObjectId, ObjectIdExt};
+/// # #[cfg(feature = "bson-3")] {
+/// use bson::Bson;
+/// use oid_bson::ObjectId;
 ///
-/// let err = ObjectId::try_from_bson_value(&Bson::String("507f1f77bcf86cd799439011".into()))
-///     .unwrap_err();
+/// let err = ObjectId::try_from(Bson::String("507f1f77bcf86cd799439011".into())).unwrap_err();
 /// assert_eq!(err.to_string(), "expected a BSON ObjectId, found a string");
-/// assert_eq!(err.found(), ElementType::String);
+/// assert_eq!(err.element_type(), Some(0x02));
+/// # }
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NotAnObjectId {
-    found: ElementType,
+    /// The element type byte, or `None` for a missing value.
+    found: Option<u8>,
 }
 
 impl NotAnObjectId {
-    pub(crate) const fn new(found: ElementType) -> Self {
-        Self { found }
+    #[cfg_attr(
+        not(any(feature = "bson-3", feature = "bson-2")),
+        allow(dead_code, reason = "built only by the bson impls")
+    )]
+    pub(crate) const fn new(element_type: u8) -> Self {
+        Self {
+            found: Some(element_type),
+        }
     }
 
-    /// The element type of the value that was found instead of an ObjectId.
+    #[cfg_attr(
+        not(any(feature = "bson-3", feature = "bson-2")),
+        allow(dead_code, reason = "built only by the bson impls")
+    )]
+    pub(crate) const fn missing() -> Self {
+        Self { found: None }
+    }
+
+    /// The BSON element type byte of the value found instead of an ObjectId (`0x02` string,
+    /// `0x0A` null, …; compare with `ElementType::X as u8` of either bson version), or `None`
+    /// when there was no value (a missing key).
     ///
     /// # Examples
     ///
     /// ```
-    /// use bson::{spec::ElementType, Bson};
-    /// use oid_bson::{ObjectId, ObjectIdExt};
+    /// # #[cfg(feature = "bson-3")] {
+    /// use bson::{doc, spec::ElementType};
+    /// use oid_bson::DocumentExt;
     ///
-    /// let err = ObjectId::try_from_bson_value(&Bson::Int32(7)).unwrap_err();
-    /// assert_eq!(err.found(), ElementType::Int32);
+    /// let doc = doc! { "n": 7 };
+    /// assert_eq!(doc.get_oid("n").unwrap_err().element_type(), Some(ElementType::Int32 as u8));
+    /// assert_eq!(doc.get_oid("_id").unwrap_err().element_type(), None);
+    /// # }
     /// ```
-    pub const fn found(&self) -> ElementType {
+    pub const fn element_type(&self) -> Option<u8> {
         self.found
     }
 }
 
 /// What a value of this element type is called in messages, with its article.
-pub(crate) const fn describe(element_type: ElementType) -> &'static str {
+pub(crate) const fn describe(element_type: u8) -> &'static str {
     match element_type {
-        ElementType::Double => "a double",
-        ElementType::String => "a string",
-        ElementType::EmbeddedDocument => "an embedded document",
-        ElementType::Array => "an array",
-        ElementType::Binary => "binary data",
-        ElementType::Undefined => "undefined",
-        ElementType::ObjectId => "an ObjectId",
-        ElementType::Boolean => "a boolean",
-        ElementType::DateTime => "a datetime",
-        ElementType::Null => "null",
-        ElementType::RegularExpression => "a regular expression",
-        ElementType::DbPointer => "a DBPointer",
-        ElementType::JavaScriptCode => "JavaScript code",
-        ElementType::Symbol => "a symbol",
-        ElementType::JavaScriptCodeWithScope => "JavaScript code with scope",
-        ElementType::Int32 => "a 32-bit integer",
-        ElementType::Timestamp => "a timestamp",
-        ElementType::Int64 => "a 64-bit integer",
-        ElementType::Decimal128 => "a decimal128",
-        ElementType::MaxKey => "MaxKey",
-        ElementType::MinKey => "MinKey",
+        0x01 => "a double",
+        0x02 => "a string",
+        0x03 => "an embedded document",
+        0x04 => "an array",
+        0x05 => "binary data",
+        0x06 => "undefined",
+        0x07 => "an ObjectId",
+        0x08 => "a boolean",
+        0x09 => "a datetime",
+        0x0A => "null",
+        0x0B => "a regular expression",
+        0x0C => "a DBPointer",
+        0x0D => "JavaScript code",
+        0x0E => "a symbol",
+        0x0F => "JavaScript code with scope",
+        0x10 => "a 32-bit integer",
+        0x11 => "a timestamp",
+        0x12 => "a 64-bit integer",
+        0x13 => "a decimal128",
+        0x7F => "MaxKey",
+        0xFF => "MinKey",
+        _ => "an unknown element type",
     }
 }
 
 impl fmt::Display for NotAnObjectId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "expected a BSON ObjectId, found {}",
-            describe(self.found)
-        )
+        match self.found {
+            Some(t) => write!(f, "expected a BSON ObjectId, found {}", describe(t)),
+            None => f.write_str("expected a BSON ObjectId, found no value"),
+        }
     }
 }
 
 impl std::error::Error for NotAnObjectId {}
+
+/// A date-time outside what an id's timestamp can hold (1970-01-01T00:00:00Z to
+/// 2106-02-07T06:28:15.999Z).
+///
+/// Returned by [`ObjectId::min_for_datetime`](crate::ObjectId::min_for_datetime) and
+/// [`ObjectId::max_for_datetime`](crate::ObjectId::max_for_datetime). Range queries clamp
+/// instead: see [`IdRange`](crate::IdRange).
+///
+/// # Examples
+///
+/// ```
+/// # #[cfg(feature = "bson-3")] {
+/// use oid_bson::ObjectId;
+/// let err = ObjectId::min_for_datetime(bson::DateTime::from_millis(-1)).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "time out of range: ObjectId timestamps cover 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z"
+/// );
+/// # }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TimeOutOfRange(());
+
+impl TimeOutOfRange {
+    #[cfg_attr(
+        not(any(feature = "bson-3", feature = "bson-2")),
+        allow(dead_code, reason = "built only by the bson impls")
+    )]
+    pub(crate) const fn new() -> Self {
+        TimeOutOfRange(())
+    }
+}
+
+impl fmt::Display for TimeOutOfRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "time out of range: ObjectId timestamps cover 1970-01-01T00:00:00Z to \
+             2106-02-07T06:28:15Z",
+        )
+    }
+}
+
+impl std::error::Error for TimeOutOfRange {}
 
 #[cfg(test)]
 mod tests {
@@ -93,39 +157,40 @@ mod tests {
     #[test]
     fn every_element_type_has_a_distinct_description() {
         let all = [
-            ElementType::Double,
-            ElementType::String,
-            ElementType::EmbeddedDocument,
-            ElementType::Array,
-            ElementType::Binary,
-            ElementType::Undefined,
-            ElementType::ObjectId,
-            ElementType::Boolean,
-            ElementType::DateTime,
-            ElementType::Null,
-            ElementType::RegularExpression,
-            ElementType::DbPointer,
-            ElementType::JavaScriptCode,
-            ElementType::Symbol,
-            ElementType::JavaScriptCodeWithScope,
-            ElementType::Int32,
-            ElementType::Timestamp,
-            ElementType::Int64,
-            ElementType::Decimal128,
-            ElementType::MaxKey,
-            ElementType::MinKey,
+            0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E,
+            0x0F, 0x10, 0x11, 0x12, 0x13, 0x7F, 0xFF, 0x42,
         ];
         let mut seen = std::collections::HashSet::new();
         for t in all {
-            assert!(seen.insert(describe(t)), "duplicate description for {t:?}");
+            assert!(seen.insert(describe(t)), "duplicate description for {t:#x}");
         }
         assert_eq!(
-            NotAnObjectId::new(ElementType::EmbeddedDocument).to_string(),
+            NotAnObjectId::new(0x03).to_string(),
             "expected a BSON ObjectId, found an embedded document"
         );
         assert_eq!(
-            NotAnObjectId::new(ElementType::Null).to_string(),
+            NotAnObjectId::new(0x0A).to_string(),
             "expected a BSON ObjectId, found null"
         );
+        assert_eq!(
+            NotAnObjectId::missing().to_string(),
+            "expected a BSON ObjectId, found no value"
+        );
+    }
+
+    #[cfg(feature = "bson-3")]
+    #[test]
+    fn codes_match_bson_3_element_types() {
+        use bson::spec::ElementType as T;
+        for (t, code) in [
+            (T::Double, 0x01),
+            (T::String, 0x02),
+            (T::Null, 0x0A),
+            (T::Int64, 0x12),
+            (T::MaxKey, 0x7F),
+            (T::MinKey, 0xFF),
+        ] {
+            assert_eq!(t as u8, code);
+        }
     }
 }

@@ -3,19 +3,108 @@
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-mod convert;
+#[cfg(any(feature = "bson-3", feature = "bson-2"))]
+mod compat;
 mod error;
+mod ext;
+mod id;
 pub mod migration;
 pub mod object_id;
+mod ser;
+pub mod serde_helpers;
+#[cfg(feature = "bson-2")]
+pub mod v2;
+#[cfg(feature = "bson-3")]
+pub mod v3;
 
-pub use crate::convert::{BsonObjectIdExt, ObjectIdExt};
-pub use crate::error::NotAnObjectId;
-pub use oid_core::ObjectId;
+/// The `bson` crate this crate's default-version API uses: bson 3 with the feature `bson-3`,
+/// else bson 2 (feature `bson-2`), as the `mongodb` driver picks its `bson`.
+///
+/// [`ObjectId::timestamp`], [`ToBson`], [`range_filter`] and [`created_between`] use its types;
+/// The modules `v3` and `v2` name a version explicitly.
+#[cfg(feature = "bson-3")]
+pub use ::bson;
+/// The `bson` crate this crate's default-version API uses: bson 3 with the feature `bson-3`,
+/// else bson 2 (feature `bson-2`), as the `mongodb` driver picks its `bson`.
+#[cfg(all(feature = "bson-2", not(feature = "bson-3")))]
+pub use ::bson2 as bson;
+
+pub use crate::error::{NotAnObjectId, TimeOutOfRange};
+#[cfg(any(feature = "bson-3", feature = "bson-2"))]
+pub use crate::ext::ToBson;
+pub use crate::ext::{BsonDateTime, BsonExt, DocumentExt, FromBson};
+pub use crate::id::ObjectId;
+#[cfg(all(feature = "bson-2", not(feature = "bson-3")))]
+pub use crate::v2::{created_between, range_filter};
+#[cfg(feature = "bson-3")]
+pub use crate::v3::{created_between, range_filter};
+pub use oid_core::{IdRange, ParseError, Upper};
+
+/// Mirrors `bson::oid`, so migrating is the path rename `bson::oid` → `oid_bson::oid`.
+///
+/// # Examples
+///
+/// ```
+/// use oid_bson::oid::{Error, ObjectId};
+///
+/// fn parse(s: &str) -> Result<ObjectId, Error> {
+///     s.parse()
+/// }
+/// assert!(parse("507f1f77bcf86cd799439011").is_ok());
+/// assert_eq!(
+///     parse("507f1f77bcf86cd79943901g").unwrap_err().to_string(),
+///     "invalid character 'g' at index 23: expected a hex digit"
+/// );
+/// ```
+pub mod oid {
+    /// The id type, as `bson::oid::ObjectId`.
+    pub use crate::ObjectId;
+
+    /// Why a string is not an ObjectId (oid-core's [`ParseError`](oid_core::ParseError)):
+    /// `Clone + Copy + Debug + Display + Error + Send + Sync + 'static`, so it fits in an
+    /// application's error enum and converts with `?`. It replaces bson's `oid::Error` enum (the
+    /// one intended difference from bson's API): `len()` and `invalid_char()` say what was wrong.
+    pub use oid_core::ParseError as Error;
+}
+
+/// An [`ObjectId`] (this crate's type) literal, checked at compile time; usable in `const`.
+///
+/// The argument must be a string literal of exactly 24 hex digits (any case); anything else
+/// fails to compile. Same as `oid_core::oid!`, wrapped in [`ObjectId::from_core`].
+///
+/// # Examples
+///
+/// ```
+/// use oid_bson::{oid, ObjectId};
+///
+/// const ADMIN: ObjectId = oid!("507f1f77bcf86cd799439011");
+/// assert_eq!(ADMIN.to_hex(), "507f1f77bcf86cd799439011");
+/// ```
+///
+/// A bad literal is a compile error:
+///
+/// ```compile_fail
+/// let id = oid_bson::oid!("507f1f77bcf86cd79943901z");
+/// ```
+#[macro_export]
+macro_rules! oid {
+    ($s:literal) => {
+        $crate::ObjectId::from_core($crate::__private::oid_core::oid!($s))
+    };
+}
+
+#[doc(hidden)]
+pub mod __private {
+    pub use oid_core;
+}
 
 /// Keeps the extension traits implementable only here, so methods can be added to them later
 /// without breaking anyone.
 mod sealed {
+    #[allow(
+        unreachable_pub,
+        reason = "sealed trait pattern: nameable only inside this crate"
+    )]
     pub trait Sealed {}
     impl Sealed for oid_core::ObjectId {}
-    impl Sealed for bson::oid::ObjectId {}
 }

@@ -1,5 +1,11 @@
-//! Serde helpers: `#[serde(with = "oid_bson::object_id")]` stores an `oid_core::ObjectId` field
-//! as a native BSON ObjectId (element type `0x07`).
+//! Serde helpers for models that keep `oid_core::ObjectId`: `#[serde(with =
+//! "oid_bson::object_id")]` stores such a field exactly as [`oid_bson::ObjectId`](crate::ObjectId)
+//! does, as a native BSON ObjectId (element type `0x07`).
+//!
+//! Prefer [`oid_bson::ObjectId`](crate::ObjectId) in models: it needs no attribute and works in
+//! every container (`Option<Vec<_>>`, maps, nested structs). These helpers cover only the field
+//! itself, `Option` ([`option`]) and `Vec` ([`vec`](mod@vec)); forgetting one compiles and stores
+//! a string or binary data instead (see the migration guide's gotchas).
 //!
 //! | serializer | the field becomes |
 //! |---|---|
@@ -25,6 +31,7 @@
 //! # Examples
 //!
 //! ```
+//! # #[cfg(feature = "bson-3")] {
 //! use bson::{spec::ElementType, Bson};
 //! use oid_core::{oid, ObjectId};
 //! use serde::{Deserialize, Serialize};
@@ -53,31 +60,25 @@
 //! let json = serde_json::to_string(&user).unwrap();
 //! assert_eq!(json, r#"{"_id":"507f1f77bcf86cd799439011","name":"ada"}"#);
 //! assert_eq!(serde_json::from_str::<User>(&json).unwrap(), user);
-//! # Ok::<(), bson::error::Error>(())
+//! # }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! # Limitation
 //!
 //! Telling bson's `Bson` serializer apart from JSON is done by its type,
-//! [`bson::Serializer`]. If bson's optional `serde_path_to_error` feature is enabled (by you or
+//! `bson::Serializer`. If bson's optional `serde_path_to_error` feature is enabled (by you or
 //! another crate in your build), `serialize_to_bson`/`serialize_to_document` wrap that serializer
 //! and this helper then writes a string there. BSON bytes (`serialize_to_vec`, what the `mongodb`
 //! driver sends) are not affected.
 
-use core::any::TypeId;
-use core::fmt;
-
-use serde::de::value::MapAccessDeserializer;
-use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
-use serde::ser::{Serialize, SerializeStruct, Serializer};
+use serde::de::{Deserialize, Deserializer};
+use serde::ser::{Serialize, Serializer};
 
 use oid_core::ObjectId;
 
-/// The name and only key bson's serializers recognise as an ObjectId.
-const OID: &str = "$oid";
-
-/// Serializes `id` as a BSON ObjectId through bson's serializers, and as the hex string in
-/// JSON and other human-readable formats.
+/// Serializes `id` exactly as [`oid_bson::ObjectId`](crate::ObjectId) does: a BSON ObjectId
+/// through bson's serializers, the hex string in JSON and other human-readable formats.
 ///
 /// # Errors
 ///
@@ -86,30 +87,23 @@ const OID: &str = "$oid";
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "bson-3")] {
 /// use bson::Bson;
 /// use oid_core::oid;
 ///
 /// let id = oid!("507f1f77bcf86cd799439011");
 /// let value = oid_bson::object_id::serialize(&id, bson::Serializer::new())?;
 /// assert!(matches!(value, Bson::ObjectId(b) if b.bytes() == id.bytes()));
-/// # Ok::<(), bson::error::Error>(())
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[inline]
 pub fn serialize<S: Serializer>(id: &ObjectId, serializer: S) -> Result<S::Ok, S::Error> {
-    let hex = id.to_hex();
-    if serializer.is_human_readable() && !is_bson_value_serializer::<S>() {
-        serializer.serialize_str(hex.as_str())
-    } else {
-        // bson's raw serializer (not human-readable) and its `Bson` serializer both turn the
-        // struct named `$oid` into an ObjectId; `bson::oid::ObjectId` writes the same shape.
-        let mut state = serializer.serialize_struct(OID, 1)?;
-        state.serialize_field(OID, hex.as_str())?;
-        state.end()
-    }
+    crate::ObjectId::from(*id).serialize(serializer)
 }
 
-/// Deserializes an id from a BSON ObjectId, a hex string, `{"$oid": "…"}` or 12 bytes (and, in
-/// binary formats other than BSON, the 24 hex bytes [`serialize`] writes there).
+/// Deserializes an id from a BSON ObjectId, a hex string, `{"$oid": "…"}` or 12 bytes, exactly
+/// as [`oid_bson::ObjectId`](crate::ObjectId) does.
 ///
 /// # Errors
 ///
@@ -118,8 +112,9 @@ pub fn serialize<S: Serializer>(id: &ObjectId, serializer: S) -> Result<S::Ok, S
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "bson-3")] {
 /// use bson::Bson;
-/// use oid_bson::ObjectIdExt;
+/// use oid_bson::ToBson;
 /// use oid_core::oid;
 ///
 /// let id = oid!("507f1f77bcf86cd799439011");
@@ -128,79 +123,12 @@ pub fn serialize<S: Serializer>(id: &ObjectId, serializer: S) -> Result<S::Ok, S
 ///
 /// let de = bson::Deserializer::new(Bson::Int32(1));
 /// assert!(oid_bson::object_id::deserialize(de).is_err());
-/// # Ok::<(), bson::error::Error>(())
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[inline]
 pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<ObjectId, D::Error> {
-    if deserializer.is_human_readable() {
-        deserializer.deserialize_any(IdVisitor)
-    } else {
-        deserializer.deserialize_bytes(IdVisitor)
-    }
-}
-
-/// `true` when `S` is bson's `Bson`-building serializer (human-readable, yet it must receive the
-/// `$oid` struct to produce `Bson::ObjectId`).
-#[inline]
-fn is_bson_value_serializer<S>() -> bool {
-    // `bson::Serializer` is 'static and so is every type with the same id, so equal ids mean
-    // `S` is exactly that type (see the `typeid` crate's documentation).
-    typeid::of::<S>() == TypeId::of::<bson::Serializer>()
-}
-
-struct IdVisitor;
-
-impl<'de> Visitor<'de> for IdVisitor {
-    type Value = ObjectId;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a BSON ObjectId, 24 hex characters, {\"$oid\": \"<hex>\"} or 12 bytes")
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<ObjectId, E> {
-        ObjectId::parse_str(v).map_err(E::custom)
-    }
-
-    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<ObjectId, E> {
-        match v.len() {
-            // The hex string this helper writes in binary formats other than BSON.
-            24 => match core::str::from_utf8(v) {
-                Ok(s) => ObjectId::parse_str(s).map_err(E::custom),
-                Err(_) => Err(E::custom(
-                    "invalid bytes: 24 bytes that are not a hex string",
-                )),
-            },
-            _ => ObjectId::try_from(v).map_err(E::custom),
-        }
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ObjectId, A::Error> {
-        // `{"$oid": "<hex>"}`: how bson's deserializers present an ObjectId to a visitor that
-        // asks for anything, and extended JSON. oid-core already checks its key and value.
-        ObjectId::deserialize(MapAccessDeserializer::new(map))
-    }
-
-    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<ObjectId, D::Error> {
-        deserialize(d)
-    }
-}
-
-/// A field serialized and deserialized through this module's helper (for `option` and `vec`).
-#[repr(transparent)]
-struct AsBson(ObjectId);
-
-impl Serialize for AsBson {
-    #[inline]
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serialize(&self.0, serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for AsBson {
-    #[inline]
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize(deserializer).map(AsBson)
-    }
+    crate::ObjectId::deserialize(deserializer).map(|id| id.as_core())
 }
 
 /// `#[serde(with = "oid_bson::object_id::option")]` for `Option<ObjectId>`: `Some` as a BSON
@@ -211,6 +139,7 @@ impl<'de> Deserialize<'de> for AsBson {
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "bson-3")] {
 /// use bson::Bson;
 /// use oid_core::{oid, ObjectId};
 /// use serde::{Deserialize, Serialize};
@@ -229,7 +158,8 @@ impl<'de> Deserialize<'de> for AsBson {
 /// let doc = bson::serialize_to_document(&Node { parent: None })?;
 /// assert_eq!(doc.get("parent"), Some(&Bson::Null));
 /// assert_eq!(bson::deserialize_from_document::<Node>(bson::doc! {})?, Node { parent: None });
-/// # Ok::<(), bson::error::Error>(())
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub mod option {
     use super::*;
@@ -243,11 +173,13 @@ pub mod option {
     /// # Examples
     ///
     /// ```
+    /// # #[cfg(feature = "bson-3")] {
     /// use bson::Bson;
     ///
     /// let value = oid_bson::object_id::option::serialize(&None, bson::Serializer::new())?;
     /// assert_eq!(value, Bson::Null);
-    /// # Ok::<(), bson::error::Error>(())
+    /// # }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[inline]
     pub fn serialize<S: Serializer>(
@@ -255,7 +187,7 @@ pub mod option {
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
         match id {
-            Some(id) => serializer.serialize_some(&AsBson(*id)),
+            Some(id) => serializer.serialize_some(&crate::ObjectId::from(*id)),
             None => serializer.serialize_none(),
         }
     }
@@ -270,17 +202,19 @@ pub mod option {
     /// # Examples
     ///
     /// ```
+    /// # #[cfg(feature = "bson-3")] {
     /// use bson::Bson;
     ///
     /// let de = bson::Deserializer::new(Bson::Null);
     /// assert_eq!(oid_bson::object_id::option::deserialize(de)?, None);
-    /// # Ok::<(), bson::error::Error>(())
+    /// # }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[inline]
     pub fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Option<ObjectId>, D::Error> {
-        Ok(Option::<AsBson>::deserialize(deserializer)?.map(|id| id.0))
+        Ok(Option::<crate::ObjectId>::deserialize(deserializer)?.map(|id| id.as_core()))
     }
 }
 
@@ -290,6 +224,7 @@ pub mod option {
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "bson-3")] {
 /// use bson::Bson;
 /// use oid_core::{oid, ObjectId};
 /// use serde::{Deserialize, Serialize};
@@ -308,7 +243,8 @@ pub mod option {
 /// let members = doc.get_array("members")?;
 /// assert!(members.iter().all(|m| matches!(m, Bson::ObjectId(_))));
 /// assert_eq!(bson::deserialize_from_slice::<Group>(&bytes)?, group);
-/// # Ok::<(), bson::error::Error>(())
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub mod vec {
     use super::*;
@@ -322,16 +258,18 @@ pub mod vec {
     /// # Examples
     ///
     /// ```
+    /// # #[cfg(feature = "bson-3")] {
     /// use bson::Bson;
     /// use oid_core::ObjectId;
     ///
     /// let value = oid_bson::object_id::vec::serialize(&[ObjectId::MIN], bson::Serializer::new())?;
     /// assert!(matches!(&value, Bson::Array(a) if matches!(a[..], [Bson::ObjectId(_)])));
-    /// # Ok::<(), bson::error::Error>(())
+    /// # }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[inline]
     pub fn serialize<S: Serializer>(ids: &[ObjectId], serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(ids.iter().map(|id| AsBson(*id)))
+        serializer.collect_seq(ids.iter().map(|id| crate::ObjectId::from(*id)))
     }
 
     /// Deserializes a sequence of anything [`object_id::deserialize`](super::deserialize)
@@ -345,19 +283,21 @@ pub mod vec {
     /// # Examples
     ///
     /// ```
+    /// # #[cfg(feature = "bson-3")] {
     /// use bson::Bson;
-    /// use oid_bson::ObjectIdExt;
+    /// use oid_bson::ToBson;
     /// use oid_core::ObjectId;
     ///
     /// let de = bson::Deserializer::new(Bson::Array(vec![ObjectId::MAX.to_bson_value()]));
     /// assert_eq!(oid_bson::object_id::vec::deserialize(de)?, vec![ObjectId::MAX]);
-    /// # Ok::<(), bson::error::Error>(())
+    /// # }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[inline]
     pub fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Vec<ObjectId>, D::Error> {
-        let ids = Vec::<AsBson>::deserialize(deserializer)?;
-        Ok(ids.into_iter().map(|id| id.0).collect())
+        let ids = Vec::<crate::ObjectId>::deserialize(deserializer)?;
+        Ok(ids.into_iter().map(|id| id.as_core()).collect())
     }
 }

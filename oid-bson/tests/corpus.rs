@@ -1,8 +1,11 @@
 //! The BSON corpus cases for ObjectId (bson-corpus/tests/oid.json), through every path this
-//! crate offers: the helper, oid-core's plain serde impl, the conversions, and extended JSON.
+//! crate offers: `oid_bson::ObjectId`, the helper, oid-core's plain serde impl, the conversions,
+//! and extended JSON.
+
+#![cfg(feature = "bson-3")]
 
 use bson::{Bson, Document, RawDocument};
-use oid_bson::{NotAnObjectId, ObjectIdExt};
+use oid_bson::{FromBson, NotAnObjectId, ToBson};
 use oid_core::ObjectId;
 use serde::{Deserialize, Serialize};
 
@@ -11,6 +14,12 @@ use serde::{Deserialize, Serialize};
 struct WithHelper {
     #[serde(with = "oid_bson::object_id")]
     a: ObjectId,
+}
+
+/// `{"a": ObjectId}` with this crate's type (no attribute).
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+struct Newtype {
+    a: oid_bson::ObjectId,
 }
 
 /// `{"a": ObjectId}` with oid-core's plain serde impl (no helper).
@@ -76,6 +85,29 @@ fn valid_cases_decode_and_reencode_byte_for_byte() {
         let plain: Plain = bson::deserialize_from_slice(&bytes).unwrap();
         assert_eq!(plain.a, expected, "{what}: plain impl");
 
+        // The newtype: bytes -> struct -> exactly the corpus bytes, raw document and Document.
+        let newtype: Newtype = bson::deserialize_from_slice(&bytes).unwrap();
+        assert_eq!(newtype.a, expected, "{what}: newtype");
+        assert_eq!(
+            bson::serialize_to_vec(&newtype).unwrap(),
+            bytes,
+            "{what}: newtype to bytes"
+        );
+        let raw = bson::serialize_to_raw_document_buf(&newtype).unwrap();
+        assert_eq!(
+            raw.as_bytes(),
+            &bytes[..],
+            "{what}: newtype to raw document"
+        );
+        let doc = bson::serialize_to_document(&newtype).unwrap();
+        let mut out = Vec::new();
+        doc.to_writer(&mut out).unwrap();
+        assert_eq!(out, bytes, "{what}: newtype to Document to bytes");
+        assert_eq!(
+            bson::deserialize_from_document::<Newtype>(doc).unwrap(),
+            newtype
+        );
+
         // struct -> bytes: exactly the corpus bytes.
         assert_eq!(
             bson::serialize_to_vec(&with_helper).unwrap(),
@@ -88,13 +120,13 @@ fn valid_cases_decode_and_reencode_byte_for_byte() {
         // bytes -> Document -> conversions, and back to the same bytes.
         let doc = Document::from_reader(&bytes[..]).unwrap();
         assert_eq!(
-            ObjectId::try_from_bson_value(doc.get("a").unwrap()),
+            ObjectId::try_from_bson(doc.get("a").unwrap()),
             Ok(expected),
             "{what}: Bson"
         );
         let raw = RawDocument::from_bytes(&bytes).unwrap();
         assert_eq!(
-            ObjectId::try_from_raw_bson(raw.get("a").unwrap().unwrap()),
+            ObjectId::try_from_bson(raw.get("a").unwrap().unwrap()),
             Ok(expected),
             "{what}: RawBsonRef"
         );
@@ -150,6 +182,15 @@ fn valid_cases_extended_json_canonical_and_relaxed() {
         let parsed = Bson::try_from(want.clone()).unwrap();
         let from_ext: WithHelper = bson::deserialize_from_bson(parsed.clone()).unwrap();
         assert_eq!(from_ext.a, expected, "{what}: helper from extended JSON");
+        let newtype: Newtype = bson::deserialize_from_bson(parsed.clone()).unwrap();
+        assert_eq!(newtype.a, expected, "{what}: newtype from extended JSON");
+        let newtype: Newtype = serde_json::from_str(case.canonical_extjson).unwrap();
+        assert_eq!(newtype.a, expected, "{what}: newtype from JSON text");
+        assert_eq!(
+            serde_json::to_value(&newtype).unwrap(),
+            serde_json::json!({ "a": case.hex }),
+            "{what}: newtype to JSON"
+        );
         assert_eq!(bson::serialize_to_vec(&from_ext).unwrap(), bytes, "{what}");
 
         // Our type straight from the extended-JSON text with serde_json, with the helper and
@@ -178,6 +219,7 @@ fn truncated_document_is_an_error_not_a_panic() {
     let bytes = unhex(TRUNCATED).unwrap();
     assert!(bson::deserialize_from_slice::<WithHelper>(&bytes).is_err());
     assert!(bson::deserialize_from_slice::<Plain>(&bytes).is_err());
+    assert!(bson::deserialize_from_slice::<Newtype>(&bytes).is_err());
     assert!(Document::from_reader(&bytes[..]).is_err());
     // The raw view accepts the header lazily; reading the element must fail, not panic.
     let element = RawDocument::from_bytes(&bytes).map(|doc| doc.get("a"));
@@ -189,6 +231,10 @@ fn truncated_document_is_an_error_not_a_panic() {
             bson::deserialize_from_slice::<WithHelper>(&full[..len]).is_err(),
             "prefix of {len} bytes"
         );
+        assert!(
+            bson::deserialize_from_slice::<Newtype>(&full[..len]).is_err(),
+            "newtype, prefix of {len} bytes"
+        );
     }
 }
 
@@ -196,13 +242,13 @@ fn truncated_document_is_an_error_not_a_panic() {
 fn non_object_id_elements_are_rejected_by_name() {
     let doc = bson::doc! { "a": "56e1fc72e0c917e9c4714161", "b": 1.5, "c": [] };
     let err = |key: &str| {
-        ObjectId::try_from_bson_value(doc.get(key).unwrap())
+        ObjectId::try_from_bson(doc.get(key).unwrap())
             .unwrap_err()
             .to_string()
     };
     assert_eq!(err("a"), "expected a BSON ObjectId, found a string");
     assert_eq!(err("b"), "expected a BSON ObjectId, found a double");
     assert_eq!(err("c"), "expected a BSON ObjectId, found an array");
-    let e: NotAnObjectId = ObjectId::try_from_bson_value(&Bson::Int32(1)).unwrap_err();
-    assert_eq!(e.found(), bson::spec::ElementType::Int32);
+    let e: NotAnObjectId = ObjectId::try_from_bson(&Bson::Int32(1)).unwrap_err();
+    assert_eq!(e.element_type(), Some(bson::spec::ElementType::Int32 as u8));
 }

@@ -1,21 +1,25 @@
 //! The command line, declared with clap's derive API. Doc comments are the help text.
 
+use std::path::PathBuf;
+
 use clap::{Args, Parser, Subcommand};
 use clap_complete::Shell;
 
-use crate::when::{self, UnixTime};
+use crate::format::{InspectFormat, NewFormat};
+use crate::when::{self, Time};
 
 const MAIN_EXAMPLES: &str = "\
 Examples:
   oid new 5                                  five new ids, one per line
-  oid inspect 507f1f77bcf86cd799439011       when was it made, and its fields
-  oid validate < ids.txt                     report every line that is not an id
-  oid range 2024-01-01T00:00:00Z 2024-02-01T00:00:00Z
-                                             a MongoDB filter for ids made in January 2024
+  oid inspect 'ObjectId(\"507f1f77bcf86cd799439011\")'
+                                             when was it made, and its fields
+  oid validate -f ids.txt                    report every line that is not an id
+  oid range 2024-01-01 2024-02-01            a MongoDB filter for ids made in January 2024
   oid completions bash > ~/.local/share/bash-completion/completions/oid
 
-Exit status: 0 on success, 1 when an input was invalid or the command failed, 2 for a command
-line that cannot work (unknown option, bad time, empty window).";
+Exit status: 0 on success (also when the reader of the output closed it early, as `| head`
+does), 1 when an input was invalid or the command failed (including a failed write), 2 for a
+command line that cannot work (unknown option, bad time, empty window).";
 
 const NEW_EXAMPLES: &str = "\
 Examples:
@@ -23,42 +27,53 @@ Examples:
   oid new 1000 > ids.txt         a thousand, one per line
   oid new 3 --time 1700000000    as of 2023-11-14T22:13:20Z (Unix seconds)
   oid new 3 --time 2024-01-01T00:00:00+01:00
-  oid new 2 --json --upper       [\"…\", \"…\"] in upper case
+  oid new 3 --time -1h           as of an hour ago
+  oid new 2 --format mongosh     ObjectId(\"…\") lines
   oid new --legacy               machine id and process id instead of the random value
 
-All ids of one run share one random value and have consecutive counters. The counter has 24 bits:
-a run of more than 16777216 ids within one second (always, with --time) repeats earlier ids.";
+All ids of one run share one random value and have consecutive counters. One second holds
+16777216 (2^24) ids of a random value: past that, `oid new` waits for the next second (and
+says so once on standard error, unless --quiet), so it never prints a repeat. With --time
+every id has the same second, so COUNT can be at most 16777216.";
 
 const INSPECT_EXAMPLES: &str = "\
 Examples:
   oid inspect 507f1f77bcf86cd799439011
-  oid inspect --json 507f1f77bcf86cd799439011 6553f1003f2a91c8d4003039
+  oid inspect 'ObjectId(\"507f1f77bcf86cd799439011\")' '{\"$oid\": \"6553f1003f2a91c8d4003039\"}'
+  oid inspect --format json -f ids.txt
   oid new 3 | oid inspect --json | jq .time
 
-Ids are read from the arguments, or from standard input, one per line, when there are none.
-Surrounding whitespace is ignored and blank lines are skipped. An invalid id is reported on
-standard error (with its argument or line number) and the exit status is then 1; the others
-are still inspected.";
+Ids are read from the arguments, then the files given with -f (`-` is standard input), or
+from standard input, one per line, when there are neither. Accepted forms: bare hex (any
+case), hex in quotes, ObjectId(\"…\"), ObjectId('…'), new ObjectId(\"…\") and {\"$oid\": \"…\"}.
+Surrounding whitespace and a byte order mark are ignored, blank lines skipped, lines over 4096
+bytes reported as too long. An invalid id is reported on standard error (with its argument
+or line number) and the exit status is then 1; the others are still inspected.";
 
 const VALIDATE_EXAMPLES: &str = "\
 Examples:
   oid validate 507f1f77bcf86cd799439011 xyz
-  oid validate < ids.txt && echo all valid
+  oid validate -f ids.txt && echo all valid
+  mongoexport ... | oid validate
 
 Ids are read as by `oid inspect`. Each invalid one is reported on standard error as
 `oid: line 7: \"xyz\": invalid length: expected 24 hex characters, found 3`; valid ones print
-nothing. Exit status 0 only if every input was a valid id.";
+nothing. A summary (`N valid, M invalid`) ends the run on standard error. Exit status 0 only
+if every input was a valid id.";
 
 const RANGE_EXAMPLES: &str = "\
 Examples:
-  oid range 2024-01-01T00:00:00Z 2024-02-01T00:00:00Z
+  oid range 2024-01-01 2024-02-01          January 2024
+  oid range -1h                            the last hour, and on (no end)
   oid range 1700000000 1700086400 --json
+  oid range .. 2024-01-01                  everything before 2024
 
-The window is half-open, [FROM, TO): the filter is
+The range is half-open, [FROM, TO): the filter is
   {\"_id\": {\"$gte\": {\"$oid\": MIN}, \"$lt\": {\"$oid\": END}}}
-where MIN is the smallest id of second FROM and END the smallest id of second TO, so ids made
-in the second TO are excluded. MAX is the largest id inside the window (of second TO - 1).
-FROM must be earlier than TO. Fractional seconds are dropped.";
+where MIN is the smallest id of the second FROM is in, and END the smallest id of the first
+second that starts at or after TO (a fractional TO is rounded up, so no id made before TO is
+missed). An open end (`..`, or TO omitted) reaches the last second an id can hold,
+2106-02-07T06:28:15Z, with {\"$lte\": {\"$oid\": \"ffffffffffffffffffffffff\"}}.";
 
 const COMPLETIONS_EXAMPLES: &str = "\
 Examples:
@@ -85,7 +100,7 @@ pub(crate) enum Command {
     /// Check ids; report each invalid one with its line number and the reason
     #[command(after_help = VALIDATE_EXAMPLES)]
     Validate(ValidateArgs),
-    /// The min and max ids of a creation-time window, and a MongoDB filter for it
+    /// The min and max ids of a creation-time range, and a MongoDB filter for it
     #[command(after_help = RANGE_EXAMPLES)]
     Range(RangeArgs),
     /// Print a shell completion script
@@ -94,22 +109,41 @@ pub(crate) enum Command {
 }
 
 #[derive(Debug, Args)]
+#[command(allow_negative_numbers = true)]
 pub(crate) struct NewArgs {
     /// How many ids to generate
     #[arg(default_value_t = 1)]
     pub(crate) count: u64,
-    /// Generate as of this time: RFC 3339 (2023-11-14T22:13:20Z) or Unix seconds (1700000000)
-    #[arg(long, value_name = "TIME", value_parser = when::parse_arg, allow_negative_numbers = true)]
-    pub(crate) time: Option<UnixTime>,
+    /// Generate as of this time: RFC 3339 (2024-01-01T00:00:00Z; no offset means UTC), a date
+    /// (2024-01-01, midnight UTC), now, relative (-1h, +30m, -7d) or Unix seconds (1700000000)
+    #[arg(long, value_name = "TIME", value_parser = when::parse_arg, allow_hyphen_values = true)]
+    pub(crate) time: Option<Time>,
     /// Legacy layout: machine id (MD5 of the host name) and process id instead of the random value
     #[arg(long)]
     pub(crate) legacy: bool,
-    /// Write one JSON array of strings instead of one id per line
-    #[arg(long)]
+    /// Output format
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub(crate) format: Option<NewFormat>,
+    /// The same as --format json
+    #[arg(long, conflicts_with = "format")]
     pub(crate) json: bool,
-    /// Upper-case hex
+    /// Upper-case hex (with --format hex)
     #[arg(long)]
     pub(crate) upper: bool,
+    /// Do not say on standard error when waiting for the next second
+    #[arg(long, short)]
+    pub(crate) quiet: bool,
+}
+
+impl NewArgs {
+    /// The format asked for, `--json` included.
+    pub(crate) fn format(&self) -> NewFormat {
+        if self.json {
+            NewFormat::Json
+        } else {
+            self.format.unwrap_or_default()
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -117,9 +151,26 @@ pub(crate) struct InspectArgs {
     /// Ids to inspect (default: read standard input, one per line)
     #[arg(value_name = "ID")]
     pub(crate) ids: Vec<String>,
-    /// One JSON object per id, one per line
-    #[arg(long)]
+    /// Read ids from this file, one per line (`-` for standard input); repeatable
+    #[arg(short, long = "file", value_name = "PATH")]
+    pub(crate) files: Vec<PathBuf>,
+    /// Output format
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub(crate) format: Option<InspectFormat>,
+    /// The same as --format json
+    #[arg(long, conflicts_with = "format")]
     pub(crate) json: bool,
+}
+
+impl InspectArgs {
+    /// The format asked for, `--json` included.
+    pub(crate) fn format(&self) -> InspectFormat {
+        if self.json {
+            InspectFormat::Json
+        } else {
+            self.format.unwrap_or_default()
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -127,17 +178,38 @@ pub(crate) struct ValidateArgs {
     /// Ids to check (default: read standard input, one per line)
     #[arg(value_name = "ID")]
     pub(crate) ids: Vec<String>,
+    /// Read ids from this file, one per line (`-` for standard input); repeatable
+    #[arg(short, long = "file", value_name = "PATH")]
+    pub(crate) files: Vec<PathBuf>,
+}
+
+/// One end of a range: a time, or open (`..`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum End {
+    Open,
+    At(Time),
+}
+
+fn parse_end(s: &str) -> Result<End, when::TimeError> {
+    if s.trim() == ".." {
+        Ok(End::Open)
+    } else {
+        when::parse_arg(s).map(End::At)
+    }
 }
 
 #[derive(Debug, Args)]
 #[command(allow_negative_numbers = true)]
 pub(crate) struct RangeArgs {
-    /// Start of the window, inclusive: RFC 3339 or Unix seconds
-    #[arg(value_parser = when::parse_arg)]
-    pub(crate) from: UnixTime,
-    /// End of the window, exclusive: RFC 3339 or Unix seconds
-    #[arg(value_parser = when::parse_arg)]
-    pub(crate) to: UnixTime,
+    /// Start of the range, inclusive, or `..` for none. Times: RFC 3339 (2024-01-01T00:00:00Z;
+    /// no offset means UTC), a date (2024-01-01, midnight UTC), now, relative (-1h, +30m, -7d)
+    /// or Unix seconds (1700000000)
+    #[arg(value_parser = parse_end, allow_hyphen_values = true)]
+    pub(crate) from: End,
+    /// End of the range, exclusive; `..` or omitted for none (up to the last second an id can
+    /// hold, included)
+    #[arg(value_parser = parse_end, allow_hyphen_values = true)]
+    pub(crate) to: Option<End>,
     /// One JSON object with the bounds and the filter
     #[arg(long)]
     pub(crate) json: bool,
@@ -168,5 +240,21 @@ mod tests {
             let help = sub.render_help().to_string();
             assert!(help.contains("Examples:"), "{}: {help}", sub.get_name());
         }
+    }
+
+    /// The time forms, as every time argument's help lists them.
+    const TIME_FORMS: &str = "RFC 3339 (2024-01-01T00:00:00Z; no offset means UTC), a date \
+                              (2024-01-01, midnight UTC), now, relative (-1h, +30m, -7d) or \
+                              Unix seconds (1700000000)";
+
+    #[test]
+    fn time_help_lists_every_form() {
+        let help = Cli::command()
+            .find_subcommand_mut("new")
+            .unwrap()
+            .render_long_help()
+            .to_string();
+        let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains(TIME_FORMS), "{flat}");
     }
 }

@@ -5,7 +5,7 @@ use std::io;
 
 use oid_core::EntropyError;
 
-use crate::when::{LAST, UnixTime};
+use crate::when::{LAST, Time};
 
 /// Something that stops a command. Invalid ids do not: they are reported one by one and only
 /// change the exit status (see [`Status`]).
@@ -14,14 +14,18 @@ pub(crate) enum Error {
     /// Writing standard output failed. A closed pipe (`oid new 1000000 | head -1`) is not
     /// reported: the reader has all it wanted.
     Write(io::Error),
+    /// Standard output was closed when the command started (`oid new >&-`).
+    StdoutClosed,
     /// Reading standard input failed.
     Read(io::Error),
     /// The operating system gave no random bytes to seed the generator.
     Entropy(EntropyError),
     /// The system clock reads a time an ObjectId cannot hold.
     Clock,
+    /// `new COUNT --time T` with more ids than one second holds.
+    FixedTimeCapacity { count: u64, time: Time },
     /// `range FROM TO` with FROM not earlier than TO.
-    EmptyWindow { from: UnixTime, to: UnixTime },
+    EmptyWindow { from: Time, to: Time },
 }
 
 impl Error {
@@ -34,8 +38,12 @@ impl Error {
     /// everything else.
     pub(crate) const fn exit_code(&self) -> u8 {
         match self {
-            Error::EmptyWindow { .. } => 2,
-            Error::Write(_) | Error::Read(_) | Error::Entropy(_) | Error::Clock => 1,
+            Error::EmptyWindow { .. } | Error::FixedTimeCapacity { .. } => 2,
+            Error::Write(_)
+            | Error::StdoutClosed
+            | Error::Read(_)
+            | Error::Entropy(_)
+            | Error::Clock => 1,
         }
     }
 }
@@ -44,15 +52,21 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Write(e) => write!(f, "cannot write to standard output: {e}"),
+            Error::StdoutClosed => f.write_str("cannot write to standard output: it is closed"),
             Error::Read(e) => write!(f, "cannot read standard input: {e}"),
             Error::Entropy(e) => write!(f, "cannot seed the generator: {e}"),
             Error::Clock => write!(
                 f,
                 "the system clock reads a time outside 1970-01-01T00:00:00Z..={LAST}; pass --time"
             ),
+            Error::FixedTimeCapacity { count, time } => write!(
+                f,
+                "cannot make {count} distinct ids as of {time}: one second holds at most \
+                 16777216 ids of a random value; make at most 16777216, or leave out --time"
+            ),
             Error::EmptyWindow { from, to } if from == to => write!(
                 f,
-                "FROM and TO are both {from}: the window [FROM, TO) is empty"
+                "FROM and TO are both {from}: the range [FROM, TO) is empty"
             ),
             Error::EmptyWindow { from, to } => {
                 write!(f, "FROM {from} is later than TO {to}")
@@ -96,22 +110,24 @@ mod tests {
         assert!(Error::Write(io::ErrorKind::BrokenPipe.into()).is_broken_pipe());
         assert!(!Error::Write(io::ErrorKind::StorageFull.into()).is_broken_pipe());
         assert!(!Error::Read(io::ErrorKind::BrokenPipe.into()).is_broken_pipe());
+        assert!(!Error::StdoutClosed.is_broken_pipe());
+        assert_eq!(Error::StdoutClosed.exit_code(), 1);
     }
 
     #[test]
     fn messages_and_exit_codes() {
         let same = Error::EmptyWindow {
-            from: UnixTime(0),
-            to: UnixTime(0),
+            from: Time::from_seconds(0),
+            to: Time::from_seconds(0),
         };
         assert_eq!(
             same.to_string(),
-            "FROM and TO are both 1970-01-01T00:00:00Z: the window [FROM, TO) is empty"
+            "FROM and TO are both 1970-01-01T00:00:00Z: the range [FROM, TO) is empty"
         );
         assert_eq!(same.exit_code(), 2);
         let reversed = Error::EmptyWindow {
-            from: UnixTime(1),
-            to: UnixTime(0),
+            from: Time::from_seconds(1),
+            to: Time::from_seconds(0),
         };
         assert_eq!(
             reversed.to_string(),
@@ -123,6 +139,16 @@ mod tests {
         assert_eq!(
             entropy.to_string(),
             "cannot seed the generator: entropy source failed: no rng"
+        );
+        let capacity = Error::FixedTimeCapacity {
+            count: 16_777_217,
+            time: Time::from_seconds(1_700_000_000),
+        };
+        assert_eq!(capacity.exit_code(), 2);
+        assert_eq!(
+            capacity.to_string(),
+            "cannot make 16777217 distinct ids as of 2023-11-14T22:13:20Z: one second holds at \
+             most 16777216 ids of a random value; make at most 16777216, or leave out --time"
         );
     }
 

@@ -1,29 +1,42 @@
-//! The ids a command reads: its arguments, or standard input one per line when there are none.
+//! The ids a command reads: its arguments, the files given with `-f/--file` (`-` is standard
+//! input), or standard input when there are neither; one id per line.
 //!
-//! Surrounding whitespace (including the `\r` of CRLF files) is ignored, blank lines are skipped
-//! but still counted, and a line that is not UTF-8 is reported rather than read lossily.
+//! Each line is read with a cap of [`MAX_LINE`] bytes: a longer line is reported as too long
+//! and skipped by streaming through it, never stored, so memory stays bounded whatever the
+//! input (a 1 GB line without a newline included). Surrounding whitespace (including the `\r` of
+//! CRLF files) is ignored, blank lines are skipped but still counted, a UTF-8 byte order mark
+//! at the start of a file is ignored, and a line that is not UTF-8 is reported rather than read
+//! lossily. Ids are read with the [lenient reader](crate::lenient).
 
 use std::fmt;
-use std::io::{BufRead, Write};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
 
 use oid_core::{ObjectId, ParseError};
 
 use crate::error::Error;
+use crate::lenient;
 
-/// Where an input came from, for messages: `argument 2` or `line 7`.
+/// The longest line read, in bytes, without its line ending.
+pub(crate) const MAX_LINE: usize = 4096;
+
+/// Where an input came from, for messages: `argument 2`, `line 7` (standard input) or
+/// `ids.txt:7`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Position {
+pub(crate) enum Position<'a> {
     /// The n-th id argument (1-based).
     Argument(usize),
-    /// The n-th line of standard input (1-based).
-    Line(usize),
+    /// The n-th line (1-based) of a file, or of standard input when the name is `None`.
+    Line(Option<&'a Path>, usize),
 }
 
-impl fmt::Display for Position {
+impl fmt::Display for Position<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Position::Argument(n) => write!(f, "argument {n}"),
-            Position::Line(n) => write!(f, "line {n}"),
+            Position::Line(None, n) => write!(f, "line {n}"),
+            Position::Line(Some(path), n) => write!(f, "{}:{n}", path.display()),
         }
     }
 }
@@ -31,10 +44,12 @@ impl fmt::Display for Position {
 /// Why an input is not an id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Invalid {
-    /// The text is not 24 hex digits.
+    /// The text is not an id in any accepted form.
     Parse(ParseError),
     /// The line is not UTF-8.
     NotUtf8,
+    /// The line is longer than [`MAX_LINE`] bytes.
+    TooLong,
 }
 
 impl fmt::Display for Invalid {
@@ -42,66 +57,198 @@ impl fmt::Display for Invalid {
         match self {
             Invalid::Parse(e) => e.fmt(f),
             Invalid::NotUtf8 => f.write_str("not valid UTF-8"),
+            Invalid::TooLong => write!(f, "line too long: more than {MAX_LINE} bytes, skipped"),
         }
     }
 }
 
-/// One input: where it was, its text (trimmed) and what it parsed to.
+/// One input: where it was, its text (trimmed; the start of it for a long line) and what it
+/// read as.
 #[derive(Debug)]
 pub(crate) struct Item<'a> {
-    pub(crate) position: Position,
+    pub(crate) position: Position<'a>,
     pub(crate) text: &'a str,
     pub(crate) id: Result<ObjectId, Invalid>,
 }
 
-fn item(position: Position, text: &str) -> Item<'_> {
+fn item<'a>(position: Position<'a>, text: &'a str) -> Item<'a> {
     let text = text.trim();
     Item {
         position,
         text,
-        id: ObjectId::parse_str(text).map_err(Invalid::Parse),
+        id: lenient::read(text).map_err(Invalid::Parse),
     }
 }
 
-/// Calls `f` for each argument, or, when there are none, for each non-blank line of `stdin`.
-/// Stops at the first error `f` returns. One line buffer is reused for the whole input.
-pub(crate) fn for_each(
-    args: &[String],
-    mut stdin: impl BufRead,
-    mut f: impl FnMut(Item<'_>) -> Result<(), Error>,
-) -> Result<(), Error> {
-    if !args.is_empty() {
-        for (i, arg) in args.iter().enumerate() {
-            f(item(Position::Argument(i + 1), arg))?;
-        }
-        return Ok(());
+/// What a command reads.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sources<'a> {
+    /// Ids given as arguments.
+    pub(crate) args: &'a [String],
+    /// Files given with `-f/--file`; `-` is standard input.
+    pub(crate) files: &'a [PathBuf],
+}
+
+/// What [`for_each`] saw, for summaries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Seen {
+    /// Inputs passed to the callback (blank lines are not inputs).
+    pub(crate) items: u64,
+    /// Files that could not be opened or read (each was reported).
+    pub(crate) unreadable: u64,
+    /// Whether standard input was read (given no arguments and no files, or `-f -`).
+    pub(crate) read_stdin: bool,
+}
+
+/// Calls `f` for each argument, then each line of each file; for each line of `stdin` when
+/// there are neither. Stops at the first error `f` returns. A file that cannot be opened or
+/// read is reported on `err` and counted; the others are still read.
+pub(crate) fn for_each<E: Write>(
+    sources: Sources<'_>,
+    stdin: impl BufRead,
+    err: &mut E,
+    mut f: impl FnMut(Item<'_>, &mut E) -> Result<(), Error>,
+) -> Result<Seen, Error> {
+    let mut seen = Seen::default();
+    let mut items = 0_u64;
+    let mut count = |item: Item<'_>, err: &mut E| {
+        items += 1;
+        f(item, err)
+    };
+    for (i, arg) in sources.args.iter().enumerate() {
+        count(item(Position::Argument(i + 1), arg), err)?;
     }
-    let mut buf = Vec::new();
-    let mut line = 0;
-    loop {
-        buf.clear();
-        if stdin.read_until(b'\n', &mut buf).map_err(Error::Read)? == 0 {
-            return Ok(());
+    let mut stdin = Some(stdin);
+    let stdin_only = [PathBuf::from("-")];
+    let files = if sources.args.is_empty() && sources.files.is_empty() {
+        &stdin_only[..]
+    } else {
+        sources.files
+    };
+    for path in files {
+        if path.as_os_str() == "-" {
+            seen.read_stdin = true;
+            // Standard input is read once; a second `-` finds it at its end.
+            if let Some(stdin) = stdin.take() {
+                lines(stdin, None, |item| count(item, err)).map_err(LinesError::stdin)?;
+            }
+            continue;
         }
-        line += 1;
-        let position = Position::Line(line);
-        match std::str::from_utf8(&buf) {
-            Ok(text) if text.trim().is_empty() => {}
-            Ok(text) => f(item(position, text))?,
-            Err(_) => {
-                let lossy = String::from_utf8_lossy(&buf);
-                f(Item {
-                    position,
-                    text: lossy.trim(),
-                    id: Err(Invalid::NotUtf8),
-                })?;
+        let result = match File::open(path) {
+            Ok(file) => lines(BufReader::new(file), Some(path), |item| count(item, err)),
+            Err(e) => Err(LinesError::Read(e)),
+        };
+        match result {
+            Ok(()) => {}
+            Err(LinesError::Stop(e)) => return Err(e),
+            Err(LinesError::Read(e)) => {
+                seen.unreadable += 1;
+                let _ = writeln!(err, "oid: cannot read {}: {e}", path.display());
             }
         }
     }
+    seen.items = items;
+    Ok(seen)
 }
 
-/// Reports an invalid input on `err` as one line, `oid: line 7: "xyz": <reason>`. `out` is
-/// flushed first, so that on a terminal the message follows the output of the inputs before it.
+/// Why reading one source stopped early.
+enum LinesError {
+    /// The source could not be read.
+    Read(io::Error),
+    /// The callback stopped.
+    Stop(Error),
+}
+
+impl LinesError {
+    /// For standard input, a read error ends the command.
+    fn stdin(self) -> Error {
+        match self {
+            LinesError::Read(e) => Error::Read(e),
+            LinesError::Stop(e) => e,
+        }
+    }
+}
+
+/// Calls `f` for each non-blank line of `reader`, with bounded memory.
+fn lines(
+    mut reader: impl BufRead,
+    path: Option<&Path>,
+    mut f: impl FnMut(Item<'_>) -> Result<(), Error>,
+) -> Result<(), LinesError> {
+    let mut buf = Vec::with_capacity(MAX_LINE + 1);
+    let mut line = 0;
+    loop {
+        let status = next_line(&mut reader, &mut buf).map_err(LinesError::Read)?;
+        if status == LineRead::Eof {
+            return Ok(());
+        }
+        line += 1;
+        let position = Position::Line(path, line);
+        let bytes = if line == 1 {
+            buf.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&buf)
+        } else {
+            &buf[..]
+        };
+        let result = match (status, std::str::from_utf8(bytes)) {
+            (LineRead::Line, Ok(text)) if text.trim().is_empty() => Ok(()),
+            (LineRead::Line, Ok(text)) => f(item(position, text)),
+            (status, _) => {
+                let lossy = String::from_utf8_lossy(bytes);
+                f(Item {
+                    position,
+                    text: lossy.trim(),
+                    id: Err(if status == LineRead::TooLong {
+                        Invalid::TooLong
+                    } else {
+                        Invalid::NotUtf8
+                    }),
+                })
+            }
+        };
+        result.map_err(LinesError::Stop)?;
+    }
+}
+
+/// What [`next_line`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LineRead {
+    /// A whole line (without its `\n`) is in the buffer.
+    Line,
+    /// A line longer than [`MAX_LINE`]: its first bytes are in the buffer, the rest was
+    /// skipped.
+    TooLong,
+    /// The end of the input.
+    Eof,
+}
+
+/// How much of a long line is kept for the message.
+const SHOWN_OF_LONG_LINE: usize = 64;
+
+/// Reads the next line into `buf` (cleared first), storing at most [`MAX_LINE`] + 1 bytes.
+fn next_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<LineRead> {
+    buf.clear();
+    let cap = MAX_LINE as u64 + 1;
+    let n = reader.by_ref().take(cap).read_until(b'\n', buf)?;
+    if n == 0 {
+        return Ok(LineRead::Eof);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        return Ok(LineRead::Line);
+    }
+    if buf.len() <= MAX_LINE {
+        return Ok(LineRead::Line); // the last line, without a newline
+    }
+    // Stream through the rest of the line without storing it.
+    reader.skip_until(b'\n')?;
+    buf.truncate(SHOWN_OF_LONG_LINE);
+    Ok(LineRead::TooLong)
+}
+
+/// Reports an invalid input on `err`: `oid: line 7: "xyz": <reason>`, then, when the input
+/// holds an id in another shape, `oid: hint: did you mean <id>?`, and, when an argument names
+/// an existing file, a hint to use `-f`. `out` is flushed first, so that on a terminal the
+/// message follows the output of the inputs before it.
 ///
 /// # Errors
 ///
@@ -119,6 +266,17 @@ pub(crate) fn report(
         item.position,
         Shown(item.text)
     );
+    if let Some(id) = lenient::find(item.text) {
+        let _ = writeln!(err, "oid: hint: did you mean {id}?");
+    }
+    if matches!(item.position, Position::Argument(_)) && Path::new(item.text).is_file() {
+        let _ = writeln!(
+            err,
+            "oid: hint: {} is a file; to read ids from it use -f {}",
+            Shown(item.text),
+            item.text
+        );
+    }
     Ok(())
 }
 
@@ -140,15 +298,27 @@ impl fmt::Display for Shown<'_> {
 mod tests {
     use super::*;
 
-    fn collect(args: &[&str], stdin: &[u8]) -> Vec<(Position, String, Result<ObjectId, Invalid>)> {
+    type Seen3 = (String, String, Result<ObjectId, Invalid>);
+
+    fn collect_from(args: &[&str], files: &[PathBuf], stdin: &[u8]) -> (Vec<Seen3>, Seen, String) {
         let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
-        let mut seen = Vec::new();
-        for_each(&args, stdin, |item| {
-            seen.push((item.position, item.text.to_owned(), item.id));
-            Ok(())
-        })
+        let mut items = Vec::new();
+        let mut err = Vec::new();
+        let seen = for_each(
+            Sources { args: &args, files },
+            stdin,
+            &mut err,
+            |item, _| {
+                items.push((item.position.to_string(), item.text.to_owned(), item.id));
+                Ok(())
+            },
+        )
         .unwrap();
-        seen
+        (items, seen, String::from_utf8(err).unwrap())
+    }
+
+    fn collect(args: &[&str], stdin: &[u8]) -> Vec<Seen3> {
+        collect_from(args, &[], stdin).0
     }
 
     const ID: &str = "507f1f77bcf86cd799439011";
@@ -157,9 +327,9 @@ mod tests {
     fn arguments_win_over_stdin() {
         let seen = collect(&[ID, "nope"], b"ignored\n");
         assert_eq!(seen.len(), 2);
-        assert_eq!(seen[0].0, Position::Argument(1));
+        assert_eq!(seen[0].0, "argument 1");
         assert_eq!(seen[0].2.unwrap().to_hex(), ID);
-        assert_eq!(seen[1].0, Position::Argument(2));
+        assert_eq!(seen[1].0, "argument 2");
         assert!(matches!(seen[1].2, Err(Invalid::Parse(_))));
     }
 
@@ -169,11 +339,8 @@ mod tests {
             &[],
             b"  507F1F77BCF86CD799439011\r\n\n   \nxyz\n507f1f77bcf86cd799439011",
         );
-        let positions: Vec<Position> = seen.iter().map(|s| s.0).collect();
-        assert_eq!(
-            positions,
-            [Position::Line(1), Position::Line(4), Position::Line(5)]
-        );
+        let positions: Vec<&str> = seen.iter().map(|s| s.0.as_str()).collect();
+        assert_eq!(positions, ["line 1", "line 4", "line 5"]);
         assert_eq!(seen[0].1, "507F1F77BCF86CD799439011");
         assert!(seen[0].2.is_ok());
         assert_eq!(seen[1].1, "xyz");
@@ -185,28 +352,149 @@ mod tests {
     }
 
     #[test]
+    fn lenient_forms_are_read() {
+        let seen = collect(
+            &[],
+            b"ObjectId(\"507f1f77bcf86cd799439011\")\n{\"$oid\": \"507f1f77bcf86cd799439011\"}\n",
+        );
+        assert!(
+            seen.iter()
+                .all(|s| s.2.map(|id| id.to_hex().to_string()) == Ok(ID.to_owned()))
+        );
+    }
+
+    #[test]
     fn non_utf8_line_is_reported_not_read_lossily() {
         let seen = collect(&[], b"\xff\xfe0000\n507f1f77bcf86cd799439011\n");
-        assert_eq!(seen[0].0, Position::Line(1));
+        assert_eq!(seen[0].0, "line 1");
         assert_eq!(seen[0].2, Err(Invalid::NotUtf8));
         assert_eq!(Invalid::NotUtf8.to_string(), "not valid UTF-8");
         assert!(seen[1].2.is_ok());
     }
 
     #[test]
+    fn a_leading_bom_is_ignored_on_the_first_line_only() {
+        let seen = collect(
+            &[],
+            b"\xef\xbb\xbf507f1f77bcf86cd799439011\n\xef\xbb\xbf507f1f77bcf86cd799439011\n",
+        );
+        assert!(seen[0].2.is_ok());
+        assert!(seen[1].2.is_err());
+    }
+
+    #[test]
+    fn lines_up_to_the_cap_are_read_longer_ones_skipped() {
+        let mut input = Vec::new();
+        // Exactly MAX_LINE bytes: read (and invalid as an id, but not too long).
+        input.extend(std::iter::repeat_n(b' ', MAX_LINE - 24));
+        input.extend_from_slice(ID.as_bytes());
+        input.push(b'\n');
+        // One byte more: too long, skipped to its end.
+        input.extend(std::iter::repeat_n(b'a', MAX_LINE + 1));
+        input.push(b'\n');
+        // Far longer, then a good line.
+        input.extend(std::iter::repeat_n(b'\0', 10 * MAX_LINE));
+        input.push(b'\n');
+        input.extend_from_slice(ID.as_bytes());
+        // A long last line without a newline.
+        input.push(b'\n');
+        input.extend(std::iter::repeat_n(b'b', 3 * MAX_LINE));
+        let seen = collect(&[], &input);
+        let got: Vec<(&str, Result<(), Invalid>)> = seen
+            .iter()
+            .map(|s| (s.0.as_str(), s.2.map(|_| ())))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("line 1", Ok(())),
+                ("line 2", Err(Invalid::TooLong)),
+                ("line 3", Err(Invalid::TooLong)),
+                ("line 4", Ok(())),
+                ("line 5", Err(Invalid::TooLong)),
+            ]
+        );
+        assert_eq!(seen[1].1.len(), SHOWN_OF_LONG_LINE);
+        assert_eq!(
+            Invalid::TooLong.to_string(),
+            "line too long: more than 4096 bytes, skipped"
+        );
+    }
+
+    #[test]
     fn empty_stdin_yields_nothing() {
-        assert!(collect(&[], b"").is_empty());
+        let (items, seen, _) = collect_from(&[], &[], b"");
+        assert!(items.is_empty());
+        assert_eq!(
+            seen,
+            Seen {
+                items: 0,
+                unreadable: 0,
+                read_stdin: true
+            }
+        );
+    }
+
+    #[test]
+    fn files_are_named_in_positions_and_dash_is_stdin() {
+        let dir = std::env::temp_dir().join(format!("oid-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("ids.txt");
+        std::fs::write(&path, format!("{ID}\nxyz\n")).unwrap();
+        let missing = dir.join("missing.txt");
+        let files = [path.clone(), PathBuf::from("-"), missing.clone()];
+        let (items, seen, err) = collect_from(&[ID], &files, b"abc\n");
+        let positions: Vec<&str> = items.iter().map(|s| s.0.as_str()).collect();
+        let name = path.display().to_string();
+        assert_eq!(
+            positions,
+            [
+                "argument 1",
+                &format!("{name}:1"),
+                &format!("{name}:2"),
+                "line 1"
+            ]
+        );
+        assert_eq!(seen.items, 4);
+        assert_eq!(seen.unreadable, 1);
+        assert!(seen.read_stdin);
+        assert!(
+            err.starts_with(&format!("oid: cannot read {}: ", missing.display())),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn errors_from_the_callback_stop_the_loop() {
         let mut calls = 0;
-        let result = for_each(&[], &b"a\nb\nc\n"[..], |_| {
-            calls += 1;
-            Err(Error::Read(std::io::Error::other("stop")))
-        });
+        let result = for_each(
+            Sources {
+                args: &[],
+                files: &[],
+            },
+            &b"a\nb\nc\n"[..],
+            &mut io::sink(),
+            |_, _| {
+                calls += 1;
+                Err(Error::Read(io::Error::other("stop")))
+            },
+        );
         assert!(result.is_err());
         assert_eq!(calls, 1);
+    }
+
+    #[test]
+    fn report_adds_hints() {
+        let mut err = Vec::new();
+        let item = item(Position::Argument(1), "id=507f1f77bcf86cd799439011");
+        let reason = item.id.unwrap_err();
+        report(&mut io::sink(), &mut err, &item, &reason).unwrap();
+        assert_eq!(
+            String::from_utf8(err).unwrap(),
+            "oid: argument 1: \"id=507f1f77bcf86cd799439011\": invalid length: expected 24 hex characters, found 27\n\
+             oid: hint: did you mean 507f1f77bcf86cd799439011?\n"
+        );
     }
 
     #[test]

@@ -8,10 +8,11 @@ use serde::{Serialize, Serializer};
 
 use crate::cli::InspectArgs;
 use crate::error::{Error, Status};
-use crate::input;
-use crate::when::UnixTime;
+use crate::format::{InspectFormat, Line};
+use crate::input::{self, Sources};
+use crate::when::{self, Time};
 
-/// Runs `oid inspect`: one block of text, or one JSON object per line, for each valid id;
+/// Runs `oid inspect`: for each valid id, one block of text or one line in the chosen format;
 /// invalid ones are reported on `err`.
 pub(crate) fn run(
     args: &InspectArgs,
@@ -19,20 +20,30 @@ pub(crate) fn run(
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> Result<Status, Error> {
+    let line = match args.format() {
+        InspectFormat::Text => None,
+        InspectFormat::Hex => Some(Line::Hex(false)),
+        InspectFormat::Json => Some(Line::Json),
+        InspectFormat::Ejson => Some(Line::Ejson),
+        InspectFormat::Mongosh => Some(Line::Mongosh),
+    };
     let mut invalid = 0_u64;
     let mut written = 0_u64;
-    input::for_each(&args.ids, stdin, |item| {
+    let sources = Sources {
+        args: &args.ids,
+        files: &args.files,
+    };
+    let seen = input::for_each(sources, stdin, err, |item, err| {
         match item.id {
             Ok(id) => {
-                let fields = Fields::of(id);
-                if args.json {
-                    serde_json::to_writer(&mut *out, &fields).map_err(std::io::Error::from)?;
-                    out.write_all(b"\n")?;
-                } else {
-                    if written > 0 {
-                        out.write_all(b"\n")?;
+                match line {
+                    Some(line) => line.write(out, id)?,
+                    None => {
+                        if written > 0 {
+                            out.write_all(b"\n")?;
+                        }
+                        Fields::of(id).write_text(out)?;
                     }
-                    fields.write_text(out)?;
                 }
                 written += 1;
             }
@@ -43,7 +54,7 @@ pub(crate) fn run(
         }
         Ok(())
     })?;
-    Ok(Status::from_invalid(invalid))
+    Ok(Status::from_invalid(invalid + seen.unreadable))
 }
 
 /// Lowercase hex of some bytes of an id.
@@ -63,7 +74,7 @@ fn display<T: fmt::Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::
 /// The fields shown for one id. The serde names are the JSON field names documented in the
 /// README: keep them stable.
 #[derive(Serialize)]
-struct Fields {
+pub(crate) struct Fields {
     /// The id, 24 lowercase hex digits.
     #[serde(serialize_with = "display")]
     id: ObjectId,
@@ -71,7 +82,7 @@ struct Fields {
     timestamp: u32,
     /// Creation time, RFC 3339 UTC.
     #[serde(serialize_with = "display")]
-    time: UnixTime,
+    time: Time,
     /// The 5-byte random value, 10 hex digits.
     #[serde(serialize_with = "display")]
     random: Hex5,
@@ -106,14 +117,14 @@ impl fmt::Display for Hex3 {
 }
 
 impl Fields {
-    const fn of(id: ObjectId) -> Fields {
+    pub(crate) fn of(id: ObjectId) -> Fields {
         let parts = id.to_parts();
         let legacy = id.to_legacy_parts();
         let b = id.bytes();
         Fields {
             id,
             timestamp: parts.timestamp,
-            time: UnixTime(parts.timestamp),
+            time: when::rfc3339(parts.timestamp),
             random: Hex5(parts.random),
             counter: parts.counter,
             counter_hex: Hex3([b[9], b[10], b[11]]),
@@ -148,6 +159,8 @@ mod tests {
     fn inspect(ids: &[&str], json: bool, stdin: &[u8]) -> (Status, String, String) {
         let args = InspectArgs {
             ids: ids.iter().map(|s| (*s).to_owned()).collect(),
+            files: Vec::new(),
+            format: None,
             json,
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());

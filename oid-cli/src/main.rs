@@ -3,8 +3,10 @@
 
 mod cli;
 mod error;
+mod format;
 mod input;
 mod inspect;
+mod lenient;
 mod new;
 mod range;
 mod validate;
@@ -39,6 +41,9 @@ fn main() -> ExitCode {
 }
 
 fn run(command: Command, out: &mut impl Write) -> Result<Status, Error> {
+    if !matches!(command, Command::Validate(_)) && closed_at_start(1) {
+        return Err(Error::StdoutClosed);
+    }
     match command {
         Command::New(args) => new::run(&args, out),
         Command::Inspect(args) => inspect::run(&args, io::stdin().lock(), out, &mut io::stderr()),
@@ -51,5 +56,46 @@ fn run(command: Command, out: &mut impl Write) -> Result<Status, Error> {
             out.write_all(&script)?;
             Ok(Status::Ok)
         }
+    }
+}
+
+/// Whether standard descriptor `fd` was closed when the process started.
+///
+/// The Rust runtime opens `/dev/null` read-write on a standard descriptor that is closed at
+/// start, so writes to a closed standard output would silently succeed. A shell's
+/// `>/dev/null` opens it write-only; so `/dev/null` opened read-write is taken for a closed
+/// descriptor (Linux, read from `/proc`; elsewhere this answers `false`).
+fn closed_at_start(fd: u8) -> bool {
+    let Ok(target) = std::fs::read_link(format!("/proc/self/fd/{fd}")) else {
+        return false;
+    };
+    if target.as_os_str() != "/dev/null" {
+        return false;
+    }
+    let Ok(info) = std::fs::read_to_string(format!("/proc/self/fdinfo/{fd}")) else {
+        return false;
+    };
+    fdinfo_read_write(&info)
+}
+
+/// Whether the `flags:` line of a `/proc/self/fdinfo` file says `O_RDWR` (octal, access mode 2).
+fn fdinfo_read_write(info: &str) -> bool {
+    info.lines()
+        .find_map(|l| l.strip_prefix("flags:"))
+        .and_then(|flags| u32::from_str_radix(flags.trim(), 8).ok())
+        .is_some_and(|flags| flags & 0o3 == 0o2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fdinfo_access_mode() {
+        assert!(fdinfo_read_write("pos:\t0\nflags:\t0100002\nmnt_id:\t24\n"));
+        assert!(!fdinfo_read_write(
+            "pos:\t0\nflags:\t0100001\nmnt_id:\t24\n"
+        ));
+        assert!(!fdinfo_read_write("pos:\t0\n"));
     }
 }

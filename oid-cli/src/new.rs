@@ -1,29 +1,34 @@
 //! `oid new`: generate ids.
 //!
-//! One [`Generator`] serves the whole run, and [`Generator::fill`] fills a fixed chunk of ids
-//! that is reused until the count is reached; each id is encoded into a line buffer on the stack
-//! and written through the caller's `BufWriter`. So the memory used does not grow with the count,
-//! and no allocation is made per id.
+//! One [`Generator`] serves the whole run, and [`Generator::try_fill`] fills a fixed chunk of
+//! ids that is reused until the count is reached; each id is encoded into a line buffer on the
+//! stack and written through the caller's `BufWriter`. So the memory used does not grow with the
+//! count, and no allocation is made per id (in the hex format).
 //!
-//! All ids of a run share the random value and have consecutive counters (modulo 2^24). The
-//! counter has 24 bits: a run of more than 16,777,216 ids within one second repeats earlier ids,
-//! as the ObjectId specification implies; with `--time` every id has the same second, so that
-//! happens for any run longer than 2^24.
+//! All ids of a run share the random value and have consecutive counters (modulo 2^24). One
+//! second holds 2^24 ids of one random value, so a run never prints a repeat: when the second's
+//! ids are spent, it waits for the next second (and says so once on standard error, unless
+//! `--quiet`). With `--time` every id has the same second, so a count above 2^24 is refused
+//! before anything is written.
 
 use std::io::{self, Write};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use oid_core::{Clock, Entropy, Generator, ObjectId};
+use oid_core::{Clock, Entropy, ErrorKind, Generator, ObjectId};
 use oid_std::{OsEntropy, SystemClock};
 
 use crate::cli::NewArgs;
 use crate::error::{Error, Status};
-use crate::when::UnixTime;
+use crate::format::{Line, NewFormat};
+
+/// Ids one second holds for one random value: the 3-byte counter's range.
+pub(crate) const PER_SECOND: u64 = 1 << 24;
 
 /// The clock of a run: the system clock, or the time given with `--time`.
 #[derive(Debug)]
 enum RunClock {
     System(SystemClock),
-    Fixed(UnixTime),
+    Fixed(u32),
 }
 
 impl Clock for RunClock {
@@ -32,9 +37,22 @@ impl Clock for RunClock {
     fn unix_seconds(&self) -> Option<u64> {
         match self {
             RunClock::System(clock) => holdable(clock.unix_seconds()),
-            RunClock::Fixed(time) => Some(u64::from(time.0)),
+            RunClock::Fixed(secs) => Some(u64::from(*secs)),
         }
     }
+
+    /// Sleeps until the next second of the system clock (at least a millisecond).
+    fn wait(&self) {
+        std::thread::sleep(until_next_second(SystemTime::now()));
+    }
+}
+
+/// How long from `now` to the start of the next second of the system clock, at least 1 ms.
+fn until_next_second(now: SystemTime) -> Duration {
+    let into = now
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    Duration::from_nanos(u64::from(1_000_000_000 - into)).max(Duration::from_millis(1))
 }
 
 /// A clock reading an ObjectId can hold, or `None`.
@@ -45,7 +63,7 @@ fn holdable(secs: Option<u64>) -> Option<u64> {
 /// The one generator of a run, seeded from the operating system.
 fn generator(args: &NewArgs) -> Result<Generator<RunClock>, Error> {
     let clock = match args.time {
-        Some(time) => RunClock::Fixed(time),
+        Some(time) => RunClock::Fixed(time.seconds()),
         None => RunClock::System(SystemClock),
     };
     if args.legacy {
@@ -64,127 +82,139 @@ fn generator(args: &NewArgs) -> Result<Generator<RunClock>, Error> {
 
 /// Runs `oid new`.
 pub(crate) fn run(args: &NewArgs, out: &mut impl Write) -> Result<Status, Error> {
-    let generator = generator(args)?;
-    if args.time.is_some() && args.count > 1 << 24 {
-        let _ = writeln!(
-            io::stderr(),
-            "oid: warning: ids after the first 16777216 repeat earlier ones: with --time they \
-             share one second, and the counter has 24 bits"
-        );
+    if let Some(time) = args.time {
+        if args.count > PER_SECOND {
+            return Err(Error::FixedTimeCapacity {
+                count: args.count,
+                time,
+            });
+        }
     }
-    let style = Style {
-        json: args.json,
-        upper: args.upper,
+    let generator = generator(args)?;
+    let format = match args.format() {
+        NewFormat::Hex => Line::Hex(args.upper),
+        NewFormat::Json => Line::Json,
+        NewFormat::Ejson => Line::Ejson,
+        NewFormat::Mongosh => Line::Mongosh,
     };
-    write_ids(&generator, args.count, style, out)?;
+    let quiet = args.quiet;
+    write_ids(&generator, args.count, format, out, || {
+        if !quiet {
+            let _ = writeln!(
+                io::stderr(),
+                "oid: waiting for the next second: this one's 16777216 ids are spent \
+                 (one second holds 2^24 ids of one random value)"
+            );
+        }
+    })?;
     Ok(Status::Ok)
 }
 
-/// Ids generated per `fill` (48 KiB of ids, on the stack).
+/// Ids generated per `try_fill` (48 KiB of ids, on the stack). It divides 2^24, so the chunks
+/// of a second use its capacity exactly.
 const CHUNK: usize = 4096;
 
-/// How the ids are written.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Style {
-    /// One JSON array of strings instead of one id per line.
-    pub(crate) json: bool,
-    /// Upper-case hex.
-    pub(crate) upper: bool,
-}
-
-/// Writes `count` ids from `generator` to `out`. The clock is read once per chunk; when it
-/// answers `None`, nothing more is written and [`Error::Clock`] is returned.
+/// Writes `count` ids from `generator` to `out`, never a repeat. When the current second's ids
+/// are spent, calls `on_first_wait` (once per run) and waits for a later second through
+/// [`Clock::wait`]. When the clock answers `None`, nothing more is written and [`Error::Clock`]
+/// is returned.
 pub(crate) fn write_ids<C: Clock>(
     generator: &Generator<C>,
     count: u64,
-    style: Style,
+    format: Line,
     out: &mut impl Write,
+    mut on_first_wait: impl FnMut(),
 ) -> Result<(), Error> {
     let mut ids = [ObjectId::MIN; CHUNK];
-    // `  "<24 hex digits>",\n` for JSON, `<24 hex digits>\n` otherwise; the hex goes at `at`.
-    let mut line = *b"  \"000000000000000000000000\",\n";
-    let (at, end) = if style.json { (3, line.len()) } else { (0, 25) };
-    if !style.json {
-        line[24] = b'\n';
-    }
-    let mut hex = [0_u8; 24];
-
-    if style.json {
-        out.write_all(if count == 0 { b"[" } else { b"[\n" })?;
-    }
+    // `<24 hex digits>\n`, the hex at 0..24.
+    let mut line = [b'\n'; 25];
+    let mut waited = false;
     let mut remaining = count;
     while remaining > 0 {
         let n = usize::try_from(remaining).map_or(CHUNK, |r| r.min(CHUNK));
         let chunk = &mut ids[..n];
-        generator.try_fill(chunk).map_err(|_| Error::Clock)?;
+        if let Err(e) = generator.try_fill(chunk) {
+            if e.kind() != ErrorKind::CapacityExhausted {
+                return Err(Error::Clock);
+            }
+            if !waited {
+                waited = true;
+                on_first_wait();
+            }
+            generator.clock().wait();
+            continue;
+        }
         remaining -= n as u64;
-        for (i, id) in chunk.iter().enumerate() {
-            let text = if style.upper {
-                id.encode_hex_upper(&mut hex)
-            } else {
-                id.encode_hex(&mut hex)
-            };
-            line[at..at + 24].copy_from_slice(text.as_bytes());
-            if style.json && remaining == 0 && i + 1 == n {
-                // The last element: no comma.
-                out.write_all(&line[..at + 25])?;
-                out.write_all(b"\n")?;
-            } else {
-                out.write_all(&line[..end])?;
+        match format {
+            Line::Hex(upper) => {
+                for id in chunk.iter() {
+                    let mut hex = [0_u8; 24];
+                    let text = if upper {
+                        id.encode_hex_upper(&mut hex)
+                    } else {
+                        id.encode_hex(&mut hex)
+                    };
+                    line[..24].copy_from_slice(text.as_bytes());
+                    out.write_all(&line)?;
+                }
+            }
+            _ => {
+                for id in chunk.iter() {
+                    format.write(out, *id)?;
+                }
             }
         }
-    }
-    if style.json {
-        out.write_all(b"]\n")?;
     }
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
+    use std::cell::Cell;
+
     use oid_core::{FixedClock, ManualClock};
 
     use super::*;
 
     const RANDOM: [u8; 5] = [0x3f, 0x2a, 0x91, 0xc8, 0xd4];
 
-    fn generate(count: u64, style: Style, counter: u32) -> String {
+    fn generate(count: u64, format: Line, counter: u32) -> String {
         let generator = Generator::from_seed(FixedClock::at(1_700_000_000), RANDOM, counter);
         let mut out = Vec::new();
-        write_ids(&generator, count, style, &mut out).unwrap();
+        write_ids(&generator, count, format, &mut out, || panic!("no wait")).unwrap();
         String::from_utf8(out).unwrap()
     }
 
     #[test]
     fn worked_example() {
         assert_eq!(
-            generate(2, Style::default(), 12345),
+            generate(2, Line::Hex(false), 12345),
             "6553f1003f2a91c8d4003039\n6553f1003f2a91c8d400303a\n"
         );
+        assert_eq!(
+            generate(1, Line::Hex(true), 12345),
+            "6553F1003F2A91C8D4003039\n"
+        );
+        assert_eq!(generate(0, Line::Hex(false), 0), "");
     }
 
     #[test]
-    fn upper_and_json() {
-        let style = Style {
-            json: true,
-            upper: true,
-        };
+    fn other_formats_one_line_per_id() {
         assert_eq!(
-            generate(2, style, 12345),
-            "[\n  \"6553F1003F2A91C8D4003039\",\n  \"6553F1003F2A91C8D400303A\"\n]\n"
+            generate(2, Line::Mongosh, 12345),
+            "ObjectId(\"6553f1003f2a91c8d4003039\")\nObjectId(\"6553f1003f2a91c8d400303a\")\n"
         );
         assert_eq!(
-            generate(
-                0,
-                Style {
-                    json: true,
-                    upper: false
-                },
-                0
-            ),
-            "[]\n"
+            generate(1, Line::Ejson, 12345),
+            "{\"$oid\":\"6553f1003f2a91c8d4003039\"}\n"
         );
-        assert_eq!(generate(0, Style::default(), 0), "");
+        let json = generate(3, Line::Json, 12345);
+        let objects: Vec<serde_json::Value> = json
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(objects.len(), 3);
+        assert_eq!(objects[2]["counter"], 12347);
     }
 
     #[test]
@@ -192,27 +222,89 @@ mod tests {
         // Three chunks and a bit, starting just before the 24-bit wrap.
         let count = 3 * CHUNK as u64 + 7;
         let start = 0xff_ffff - 100;
-        for json in [false, true] {
-            let text = generate(count, Style { json, upper: false }, start);
-            let ids: Vec<ObjectId> = if json {
-                serde_json::from_str::<Vec<String>>(&text)
-                    .unwrap()
-                    .iter()
-                    .map(|s| ObjectId::parse_str(s).unwrap())
-                    .collect()
-            } else {
-                text.lines()
-                    .map(|s| ObjectId::parse_str(s).unwrap())
-                    .collect()
-            };
-            assert_eq!(ids.len() as u64, count);
-            for (i, id) in ids.iter().enumerate() {
-                let parts = id.to_parts();
-                assert_eq!(parts.random, RANDOM);
-                assert_eq!(parts.timestamp, 1_700_000_000);
-                assert_eq!(parts.counter, (start + i as u32) & 0xff_ffff);
-            }
+        let text = generate(count, Line::Hex(false), start);
+        let ids: Vec<ObjectId> = text
+            .lines()
+            .map(|s| ObjectId::parse_str(s).unwrap())
+            .collect();
+        assert_eq!(ids.len() as u64, count);
+        for (i, id) in ids.iter().enumerate() {
+            let parts = id.to_parts();
+            assert_eq!(parts.random, RANDOM);
+            assert_eq!(parts.timestamp, 1_700_000_000);
+            assert_eq!(parts.counter, (start + i as u32) & 0xff_ffff);
         }
+    }
+
+    /// A clock at a fixed second whose `wait` moves it one second on.
+    struct Ticking {
+        secs: Cell<u64>,
+        waits: Cell<u32>,
+    }
+
+    impl Clock for Ticking {
+        fn unix_seconds(&self) -> Option<u64> {
+            Some(self.secs.get())
+        }
+        fn wait(&self) {
+            self.waits.set(self.waits.get() + 1);
+            self.secs.set(self.secs.get() + 1);
+        }
+    }
+
+    /// Keeps the ids at a few line indices; each `write` is one line (the hex format writes
+    /// a whole line at a time), so no parsing is needed for the others.
+    struct Sampled {
+        lines: u64,
+        keep: [u64; 4],
+        kept: Vec<ObjectId>,
+    }
+
+    impl Write for Sampled {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            assert_eq!(buf.len(), 25);
+            if self.keep.contains(&self.lines) {
+                let hex = std::str::from_utf8(&buf[..24]).unwrap();
+                self.kept.push(ObjectId::parse_str(hex).unwrap());
+            }
+            self.lines += 1;
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn past_a_seconds_capacity_it_waits_once_and_never_repeats() {
+        let clock = Ticking {
+            secs: Cell::new(1_700_000_000),
+            waits: Cell::new(0),
+        };
+        let start = 0xff_ff00;
+        let generator = Generator::from_seed(&clock, RANDOM, start);
+        let count = PER_SECOND + 5000;
+        let mut out = Sampled {
+            lines: 0,
+            keep: [0, PER_SECOND - 1, PER_SECOND, count - 1],
+            kept: Vec::new(),
+        };
+        let mut said = 0;
+        write_ids(&generator, count, Line::Hex(false), &mut out, || said += 1).unwrap();
+        assert_eq!(out.lines, count);
+        assert_eq!(said, 1, "said once");
+        assert_eq!(clock.waits.get(), 1);
+        // Counters run on consecutively; the id 2^24 places on, which has the first one's
+        // counter, is of the next second: no repeat.
+        let at = |i: usize| out.kept[i].to_parts();
+        let t = 1_700_000_000;
+        assert_eq!((at(0).timestamp, at(0).counter), (t, start));
+        assert_eq!((at(1).timestamp, at(1).counter), (t, start - 1));
+        assert_eq!((at(2).timestamp, at(2).counter), (t + 1, start));
+        assert_eq!(
+            (at(3).timestamp, at(3).counter),
+            (t + 1, (start + 4999) & 0xff_ffff)
+        );
     }
 
     #[test]
@@ -224,9 +316,26 @@ mod tests {
         );
         assert_eq!(holdable(Some(1 << 32)), None);
         assert_eq!(holdable(None), None);
-        assert_eq!(RunClock::Fixed(UnixTime(7)).unix_seconds(), Some(7));
+        assert_eq!(RunClock::Fixed(7).unix_seconds(), Some(7));
         let now = RunClock::System(SystemClock).unix_seconds().unwrap();
         assert!(now > 1_600_000_000);
+    }
+
+    #[test]
+    fn waits_until_the_next_second() {
+        let at = |ms: u64| UNIX_EPOCH + Duration::from_millis(ms);
+        assert_eq!(
+            until_next_second(at(1_700_000_000_250)),
+            Duration::from_millis(750)
+        );
+        assert_eq!(
+            until_next_second(at(1_700_000_000_000)),
+            Duration::from_secs(1)
+        );
+        assert_eq!(
+            until_next_second(UNIX_EPOCH + Duration::new(5, 999_999_999)),
+            Duration::from_millis(1)
+        );
     }
 
     #[test]
@@ -234,7 +343,7 @@ mod tests {
         let clock = ManualClock::new();
         let generator = Generator::from_seed(&clock, RANDOM, 0);
         let mut out = Vec::new();
-        let result = write_ids(&generator, 3, Style::default(), &mut out);
+        let result = write_ids(&generator, 3, Line::Hex(false), &mut out, || {});
         assert!(matches!(result, Err(Error::Clock)));
         assert!(out.is_empty());
     }

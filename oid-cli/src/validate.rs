@@ -4,24 +4,36 @@ use std::io::{BufRead, Write};
 
 use crate::cli::ValidateArgs;
 use crate::error::{Error, Status};
-use crate::input;
+use crate::input::{self, Sources};
 
-/// Runs `oid validate`: each invalid input is reported on `err`; nothing goes to standard
-/// output. The status says whether all inputs were valid.
+/// Runs `oid validate`: each invalid input is reported on `err`, then a summary; nothing goes
+/// to standard output. The status says whether all inputs were valid.
 pub(crate) fn run(
     args: &ValidateArgs,
     stdin: impl BufRead,
     err: &mut impl Write,
 ) -> Result<Status, Error> {
     let mut invalid = 0_u64;
-    input::for_each(&args.ids, stdin, |item| {
+    let sources = Sources {
+        args: &args.ids,
+        files: &args.files,
+    };
+    let seen = input::for_each(sources, stdin, err, |item, err| {
         if let Err(reason) = item.id {
             invalid += 1;
             input::report(&mut std::io::sink(), err, &item, &reason)?;
         }
         Ok(())
     })?;
-    Ok(Status::from_invalid(invalid))
+    if seen.items == 0 && seen.read_stdin && seen.unreadable == 0 {
+        let _ = writeln!(
+            err,
+            "oid: standard input is empty or closed: no ids to check"
+        );
+    }
+    let valid = seen.items - invalid;
+    let _ = writeln!(err, "{valid} valid, {invalid} invalid");
+    Ok(Status::from_invalid(invalid + seen.unreadable))
 }
 
 #[cfg(test)]
@@ -31,6 +43,7 @@ mod tests {
     fn validate(ids: &[&str], stdin: &[u8]) -> (Status, String) {
         let args = ValidateArgs {
             ids: ids.iter().map(|s| (*s).to_owned()).collect(),
+            files: Vec::new(),
         };
         let mut err = Vec::new();
         let status = run(&args, stdin, &mut err).unwrap();
@@ -38,9 +51,12 @@ mod tests {
     }
 
     #[test]
-    fn all_valid_is_ok_and_silent() {
-        let (status, err) = validate(&[], b"507f1f77bcf86cd799439011\n507F1F77BCF86CD799439011\n");
-        assert_eq!((status, err.as_str()), (Status::Ok, ""));
+    fn all_valid_is_ok_with_a_summary() {
+        let (status, err) = validate(
+            &[],
+            b"507f1f77bcf86cd799439011\nObjectId('507F1F77BCF86CD799439011')\n",
+        );
+        assert_eq!((status, err.as_str()), (Status::Ok, "2 valid, 0 invalid\n"));
     }
 
     #[test]
@@ -56,6 +72,7 @@ mod tests {
 oid: line 2: \"507f1f77bcf86cd79943901g\": invalid character 'g' at index 23: expected a hex digit
 oid: line 4: \"short\": invalid length: expected 24 hex characters, found 5
 oid: line 5: \"\u{fffd}\": not valid UTF-8
+1 valid, 3 invalid
 "
         );
     }
@@ -66,7 +83,18 @@ oid: line 5: \"\u{fffd}\": not valid UTF-8
         assert_eq!(status, Status::Invalid);
         assert_eq!(
             err,
-            "oid: argument 2: \"\": invalid length: expected 24 hex characters, found 0\n"
+            "oid: argument 2: \"\": invalid length: expected 24 hex characters, found 0\n\
+             1 valid, 1 invalid\n"
+        );
+    }
+
+    #[test]
+    fn empty_stdin_is_said() {
+        let (status, err) = validate(&[], b"");
+        assert_eq!(status, Status::Ok);
+        assert_eq!(
+            err,
+            "oid: standard input is empty or closed: no ids to check\n0 valid, 0 invalid\n"
         );
     }
 }

@@ -1,29 +1,40 @@
-//! Times on the command line: RFC 3339 or Unix seconds in, RFC 3339 UTC out.
+//! Times on the command line (parsed with `jiff`), and RFC 3339 UTC out.
+//!
+//! Accepted: `now`; a relative time (`-1h`, `+30m`, `-7d`; units `s`, `m`, `h`, `d`, `w`);
+//! Unix seconds (`1700000000`, `-0`); a date (`2024-01-01`, midnight UTC); RFC 3339 with an
+//! offset (`2024-01-01T00:00:00+01:00`) or without one (then UTC). Fractions of a second are
+//! kept, so a range can round its end up.
 //!
 //! An ObjectId holds an unsigned 32-bit count of seconds, so every time this tool accepts lies in
-//! 1970-01-01T00:00:00Z..=2106-02-07T06:28:15Z. Anything outside is an error, never a wrap.
+//! 1970-01-01T00:00:00Z..=2106-02-07T06:28:15.999999999Z; the check is `oid_std::UnixTime`'s.
+//! Anything outside is an error, never a wrap.
 
 use std::fmt;
+use std::str::FromStr;
 
-use time::OffsetDateTime;
-use time::format_description::well_known::Rfc3339;
+use jiff::civil::{Date, DateTime};
+use jiff::tz::TimeZone;
+use jiff::{SignedDuration, Timestamp};
+use oid_std::UnixTime;
 
 /// The last second an ObjectId can hold, as RFC 3339.
 pub(crate) const LAST: &str = "2106-02-07T06:28:15Z";
 
-/// A time that fits an ObjectId's timestamp field: whole seconds since the Unix epoch.
+/// A time an ObjectId's timestamp can hold, to the nanosecond.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) struct UnixTime(pub(crate) u32);
+pub(crate) struct Time(Timestamp);
 
-/// Why a command-line time was rejected.
-#[derive(Debug)]
+/// Why a command-line time was rejected. The messages are this tool's own.
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) enum TimeError {
     /// Before 1970-01-01T00:00:00Z.
     BeforeEpoch,
     /// After 2106-02-07T06:28:15Z.
     AfterLast,
-    /// Neither digits nor RFC 3339.
-    Syntax(time::error::Parse),
+    /// A number of seconds that reads as milliseconds (13 digits for today's times).
+    Milliseconds(u64),
+    /// None of the accepted forms.
+    Syntax,
 }
 
 impl fmt::Display for TimeError {
@@ -33,10 +44,13 @@ impl fmt::Display for TimeError {
                 f.write_str("before 1970-01-01T00:00:00Z, the first second an ObjectId can hold")
             }
             TimeError::AfterLast => write!(f, "after {LAST}, the last second an ObjectId can hold"),
-            TimeError::Syntax(e) => write!(
-                f,
-                "not Unix seconds or an RFC 3339 time such as 2023-11-14T22:13:20Z ({})",
-                lowercase_first(&e.to_string())
+            TimeError::Milliseconds(ms) => {
+                write!(f, "{ms} looks like milliseconds; use {}", ms / 1000)
+            }
+            TimeError::Syntax => f.write_str(
+                "not a time: use RFC 3339 (2024-01-01T00:00:00Z; without an offset it is UTC), \
+                 a date (2024-01-01, midnight UTC), now, a relative time (-1h, +30m, -7d) or \
+                 Unix seconds (1700000000)",
             ),
         }
     }
@@ -44,105 +58,249 @@ impl fmt::Display for TimeError {
 
 impl std::error::Error for TimeError {}
 
-/// `time`'s messages start with a capital letter ("The year component..."); ours are lowercase.
-fn lowercase_first(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_lowercase().chain(chars).collect(),
-        None => String::new(),
-    }
-}
+/// Seconds from this many seconds on are taken for milliseconds: 10^11 seconds is the year
+/// 5138, 10^11 milliseconds is 1973.
+const MILLIS_FROM: u64 = 100_000_000_000;
 
-impl UnixTime {
-    /// Parses Unix seconds (`1700000000`, `-5` is rejected as before 1970) or an RFC 3339 time
-    /// with any offset (`2023-11-14T22:13:20Z`, `2023-11-14T23:13:20+01:00`). Fractional seconds
-    /// are accepted and dropped (rounded toward the earlier second): an ObjectId holds whole seconds.
-    pub(crate) fn parse(s: &str) -> Result<UnixTime, TimeError> {
+impl Time {
+    /// The first second an ObjectId can hold.
+    pub(crate) const EPOCH: Time = Time(Timestamp::UNIX_EPOCH);
+
+    /// Parses a command-line time, `now` and relative times against the system clock.
+    pub(crate) fn parse(s: &str) -> Result<Time, TimeError> {
+        Time::parse_at(s, Timestamp::now())
+    }
+
+    /// Parses a command-line time, `now` and relative times against `now`.
+    pub(crate) fn parse_at(s: &str, now: Timestamp) -> Result<Time, TimeError> {
+        let s = s.trim();
+        if s.eq_ignore_ascii_case("now") {
+            return Time::new(now);
+        }
+        if let Some(offset) = relative(s)? {
+            let t = now
+                .checked_add(offset)
+                .map_err(|_| out_of_range(offset.is_negative()))?;
+            return Time::new(t);
+        }
         if let Some(digits) = s.strip_prefix('-') {
             if is_digits(digits) {
-                return Err(TimeError::BeforeEpoch);
+                // `-0` is the epoch; any other negative count of seconds is before it.
+                return if digits.bytes().all(|b| b == b'0') {
+                    Ok(Time::EPOCH)
+                } else {
+                    Err(TimeError::BeforeEpoch)
+                };
             }
         }
         if is_digits(s) {
-            // Only digits: any failure is an overflow, i.e. far beyond 2106.
-            return match s.parse::<u64>().map(u32::try_from) {
-                Ok(Ok(secs)) => Ok(UnixTime(secs)),
+            return match s.parse::<u64>() {
+                Ok(secs) if secs <= u64::from(u32::MAX) => {
+                    Ok(Time::from_seconds(u32::try_from(secs).unwrap_or(u32::MAX)))
+                }
+                Ok(ms) if (MILLIS_FROM..=u64::from(u32::MAX) * 1000 + 999).contains(&ms) => {
+                    Err(TimeError::Milliseconds(ms))
+                }
+                // Beyond u64 or far beyond 2106.
                 _ => Err(TimeError::AfterLast),
             };
         }
-        let dt = OffsetDateTime::parse(s, &Rfc3339).map_err(TimeError::Syntax)?;
-        // `unix_timestamp` rounds toward the earlier second (the nanoseconds are never negative).
-        let secs = dt.unix_timestamp();
-        if secs < 0 {
-            Err(TimeError::BeforeEpoch)
-        } else {
-            u32::try_from(secs)
-                .map(UnixTime)
-                .map_err(|_| TimeError::AfterLast)
+        if let Ok(t) = Timestamp::from_str(s) {
+            return Time::new(t);
+        }
+        if let Ok(dt) = DateTime::from_str(s) {
+            return Time::new(utc(dt)?);
+        }
+        if let Ok(date) = Date::from_str(s) {
+            return Time::new(utc(date.to_datetime(jiff::civil::Time::midnight()))?);
+        }
+        Err(TimeError::Syntax)
+    }
+
+    /// A time within what an ObjectId holds, or why not (the check of `oid_std::UnixTime`).
+    fn new(t: Timestamp) -> Result<Time, TimeError> {
+        match t.to_oid_timestamp() {
+            Ok(_) => Ok(Time(t)),
+            Err(_) => Err(out_of_range(t < Timestamp::UNIX_EPOCH)),
         }
     }
+
+    /// The start of second `secs`.
+    pub(crate) fn from_seconds(secs: u32) -> Time {
+        Time(Timestamp::from_oid_timestamp(secs))
+    }
+
+    /// The second containing this time: an ObjectId timestamp.
+    pub(crate) fn seconds(self) -> u32 {
+        // In range by construction.
+        self.0.to_oid_timestamp().unwrap_or(u32::MAX)
+    }
+
+    /// Nanoseconds since the Unix epoch.
+    pub(crate) fn nanos(self) -> i128 {
+        self.0.as_nanosecond()
+    }
+}
+
+/// `+N<unit>` or `-N<unit>`: the offset, `None` for another form.
+fn relative(s: &str) -> Result<Option<SignedDuration>, TimeError> {
+    let (negative, rest) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => return Ok(None),
+    };
+    let Some(unit) = rest.chars().last() else {
+        return Ok(None);
+    };
+    let digits = &rest[..rest.len() - unit.len_utf8()];
+    let per = match unit {
+        's' => 1,
+        'm' => 60,
+        'h' => 3_600,
+        'd' => 86_400,
+        'w' => 604_800,
+        _ => return Ok(None),
+    };
+    if !is_digits(digits) {
+        return Ok(None);
+    }
+    let secs = digits
+        .parse::<i64>()
+        .ok()
+        .and_then(|n| n.checked_mul(per))
+        .ok_or(out_of_range(negative))?;
+    Ok(Some(SignedDuration::from_secs(if negative {
+        -secs
+    } else {
+        secs
+    })))
+}
+
+const fn out_of_range(before: bool) -> TimeError {
+    if before {
+        TimeError::BeforeEpoch
+    } else {
+        TimeError::AfterLast
+    }
+}
+
+/// A civil time read as UTC.
+fn utc(dt: DateTime) -> Result<Timestamp, TimeError> {
+    TimeZone::UTC
+        .to_timestamp(dt)
+        .map_err(|_| out_of_range(dt.year() < 1970))
 }
 
 fn is_digits(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// RFC 3339 in UTC with a `Z`, e.g. `2012-10-17T21:13:27Z`.
-impl fmt::Display for UnixTime {
+/// RFC 3339 in UTC with a `Z`, with the fraction when there is one: `2012-10-17T21:13:27Z`.
+impl fmt::Display for Time {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Every u32 second is a valid date for `time`, so the error branch is never taken.
-        let dt = OffsetDateTime::from_unix_timestamp(i64::from(self.0)).map_err(|_| fmt::Error)?;
-        write!(
-            f,
-            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
-            dt.year(),
-            u8::from(dt.month()),
-            dt.day(),
-            dt.hour(),
-            dt.minute(),
-            dt.second()
-        )
+        self.0.fmt(f)
     }
 }
 
+/// An ObjectId timestamp as RFC 3339 UTC, `2012-10-17T21:13:27Z`.
+pub(crate) fn rfc3339(secs: u32) -> Time {
+    Time::from_seconds(secs)
+}
+
 /// clap's value parser for time arguments.
-pub(crate) fn parse_arg(s: &str) -> Result<UnixTime, TimeError> {
-    UnixTime::parse(s)
+pub(crate) fn parse_arg(s: &str) -> Result<Time, TimeError> {
+    Time::parse(s)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// 2023-11-14T22:13:20Z.
+    fn now() -> Timestamp {
+        Timestamp::from_second(1_700_000_000).unwrap()
+    }
+
     fn ok(s: &str) -> u32 {
-        UnixTime::parse(s).unwrap().0
+        Time::parse_at(s, now()).unwrap().seconds()
     }
 
     fn err(s: &str) -> String {
-        UnixTime::parse(s).unwrap_err().to_string()
+        Time::parse_at(s, now()).unwrap_err().to_string()
     }
 
     #[test]
     fn unix_seconds() {
         assert_eq!(ok("0"), 0);
+        assert_eq!(ok("-0"), 0);
+        assert_eq!(ok("-000"), 0);
         assert_eq!(ok("1700000000"), 1_700_000_000);
         assert_eq!(ok("4294967295"), u32::MAX);
         assert_eq!(ok("0001700000000"), 1_700_000_000);
     }
 
     #[test]
-    fn rfc3339_any_offset() {
+    fn milliseconds_get_a_hint() {
+        assert_eq!(
+            err("1700000000123"),
+            "1700000000123 looks like milliseconds; use 1700000000"
+        );
+        assert_eq!(
+            err("4294967295999"),
+            "4294967295999 looks like milliseconds; use 4294967295"
+        );
+        // Seconds after 2106 but too small for today's milliseconds; and too large for them.
+        assert!(err("4294967296").starts_with("after 2106"));
+        assert!(err("4294967296000").starts_with("after 2106"));
+        assert!(err("99999999999999999999999").starts_with("after 2106"));
+    }
+
+    #[test]
+    fn rfc3339_with_and_without_offset() {
         assert_eq!(ok("2012-10-17T21:13:27Z"), 1_350_508_407);
         assert_eq!(ok("2012-10-17T23:13:27+02:00"), 1_350_508_407);
+        assert_eq!(ok("2012-10-17T21:13:27"), 1_350_508_407, "no offset: UTC");
+        assert_eq!(ok("2012-10-17 21:13:27"), 1_350_508_407);
         assert_eq!(ok("2012-10-17T21:13:27.999Z"), 1_350_508_407);
         assert_eq!(ok("1970-01-01T00:00:00Z"), 0);
         assert_eq!(ok("2106-02-07T06:28:15Z"), u32::MAX);
+        assert_eq!(ok("2106-02-07T06:28:15.999999999Z"), u32::MAX);
+    }
+
+    #[test]
+    fn fractions_are_kept() {
+        let t = Time::parse_at("2023-11-14T22:13:21.5Z", now()).unwrap();
+        assert_eq!(t.seconds(), 1_700_000_001);
+        assert_eq!(t.nanos(), 1_700_000_001_500_000_000);
+        assert_eq!(t.to_string(), "2023-11-14T22:13:21.5Z");
+    }
+
+    #[test]
+    fn date_only_is_midnight_utc() {
+        assert_eq!(ok("2024-01-01"), 1_704_067_200);
+        assert_eq!(ok("1970-01-01"), 0);
+        assert_eq!(ok("2106-02-07"), 4_294_944_000);
+        assert!(err("2106-02-08").starts_with("after 2106"));
+        assert!(err("1969-12-31").starts_with("before 1970"));
+    }
+
+    #[test]
+    fn now_and_relative() {
+        assert_eq!(ok("now"), 1_700_000_000);
+        assert_eq!(ok("NOW"), 1_700_000_000);
+        assert_eq!(ok("-1h"), 1_700_000_000 - 3_600);
+        assert_eq!(ok("-7d"), 1_700_000_000 - 7 * 86_400);
+        assert_eq!(ok("+30m"), 1_700_000_000 + 1_800);
+        assert_eq!(ok("-90s"), 1_700_000_000 - 90);
+        assert_eq!(ok("+2w"), 1_700_000_000 + 2 * 604_800);
+        assert!(err("-100000d").starts_with("before 1970"));
+        assert!(err("+100000d").starts_with("after 2106"));
+        assert!(err("+9999999999999999999d").starts_with("after 2106"));
+        assert!(err("-9999999999999999999d").starts_with("before 1970"));
     }
 
     #[test]
     fn out_of_range_is_an_error_not_a_wrap() {
-        assert!(err("4294967296").starts_with("after 2106-02-07T06:28:15Z"));
-        assert!(err("99999999999999999999999").starts_with("after 2106"));
         assert!(err("2106-02-07T06:28:16Z").starts_with("after 2106"));
         assert!(err("-1").starts_with("before 1970"));
         assert!(err("1969-12-31T23:59:59Z").starts_with("before 1970"));
@@ -150,30 +308,34 @@ mod tests {
     }
 
     #[test]
-    fn syntax_errors_are_lowercase_and_say_what_is_accepted() {
+    fn syntax_errors_are_ours_and_say_what_is_accepted() {
         for bad in [
             "",
             "yesterday",
-            "2012-10-17",
-            "2012-10-17T21:13:27",
             "12.5",
             "+5",
             "0x10",
+            "-1y",
+            "1h",
+            "2024-13-01",
+            "2024-02-30",
+            "--1h",
         ] {
-            let msg = err(bad);
-            assert!(
-                msg.starts_with("not Unix seconds or an RFC 3339 time"),
-                "{bad}: {msg}"
-            );
+            assert_eq!(Time::parse_at(bad, now()), Err(TimeError::Syntax), "{bad}");
         }
+        assert!(
+            TimeError::Syntax
+                .to_string()
+                .starts_with("not a time: use RFC 3339")
+        );
     }
 
     #[test]
     fn formats_rfc3339_utc() {
-        assert_eq!(UnixTime(0).to_string(), "1970-01-01T00:00:00Z");
-        assert_eq!(UnixTime(1_350_508_407).to_string(), "2012-10-17T21:13:27Z");
-        assert_eq!(UnixTime(0x8000_0000).to_string(), "2038-01-19T03:14:08Z");
-        assert_eq!(UnixTime(u32::MAX).to_string(), LAST);
+        assert_eq!(rfc3339(0).to_string(), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(1_350_508_407).to_string(), "2012-10-17T21:13:27Z");
+        assert_eq!(rfc3339(0x8000_0000).to_string(), "2038-01-19T03:14:08Z");
+        assert_eq!(rfc3339(u32::MAX).to_string(), LAST);
     }
 
     #[test]
@@ -188,7 +350,7 @@ mod tests {
             u32::MAX - 1,
             u32::MAX,
         ] {
-            assert_eq!(ok(&UnixTime(secs).to_string()), secs);
+            assert_eq!(ok(&rfc3339(secs).to_string()), secs);
         }
     }
 }

@@ -20,6 +20,7 @@ mod id;
 mod macros;
 mod parse;
 mod parts;
+mod range;
 
 #[cfg(target_has_atomic = "64")]
 pub use crate::clock::ManualClock;
@@ -33,3 +34,4 @@ pub use crate::fmt::Hex;
 pub use crate::generator::Generator;
 pub use crate::id::ObjectId;
 pub use crate::parts::{LegacyParts, Parts};
+pub use crate::range::{IdRange, Upper};

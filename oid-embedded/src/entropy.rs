@@ -6,12 +6,32 @@ use oid_core::{Entropy, EntropyError};
 
 use crate::siphash::SipHash24;
 
-/// Entropy from a hardware random number generator: any `FnMut(&mut [u8])` that fills the
-/// buffer with random bytes (a HAL's `Rng::fill_bytes`, a loop over an RNG data register).
+/// Entropy from a hardware random number generator: a closure that fills the buffer with
+/// random bytes (a HAL's `Rng::fill_bytes`, a loop over an RNG data register) and returns
+/// either `()` or `Result<(), EntropyError>`, so that an RNG that reports a failure (a seed or
+/// clock error flag, a timeout) makes [`init`](crate::SharedGenerator::init) fail instead of
+/// seeding the generator.
 ///
 /// The best choice where the part has an RNG: each boot draws an independent random value.
 /// The closure is called once per seeding, for 8 bytes (5 for the random value, 3 for the
 /// counter's start).
+///
+/// # A stuck RNG
+///
+/// An RNG that is not clocked, not enabled or broken typically reads all zeros or all ones, or
+/// repeats one value. Seeding every device of a fleet from such output would give them all the
+/// same random value, and so colliding ids. `HardwareRng` therefore checks what it gets:
+///
+/// * the buffer is zeroed before the closure runs, so a closure that writes nothing gives zeros;
+/// * a fill of 8 bytes or more that is all `0x00` or all `0xff` is rejected ("hardware rng
+///   stuck at all zeros or all ones"); a healthy RNG does that once in 2^63 fills;
+/// * a fill whose first 8 bytes equal those of the previous fill through the same
+///   `HardwareRng` is rejected ("hardware rng repeated its output").
+///
+/// These catch the common failures, not subtle bias. Where the part documents its own health
+/// tests (STM32's SECS/CECS flags, nRF's bias correction, ESP32's entropy source), check those
+/// flags in the closure and return an [`EntropyError`]. To spot a register stuck at another
+/// constant, read twice in the closure and compare (see the second example).
 ///
 /// # Examples
 ///
@@ -19,38 +39,117 @@ use crate::siphash::SipHash24;
 /// use oid_core::FixedClock;
 /// use oid_embedded::{HardwareRng, SharedGenerator};
 ///
-/// # struct Rng; impl Rng { fn fill_bytes(&mut self, b: &mut [u8]) { b.fill(0x5a) } }
-/// let mut rng = Rng; // e.g. `hal::rng::Rng::new(peripherals.RNG)`
+/// # struct Rng(u8); impl Rng { fn fill_bytes(&mut self, b: &mut [u8]) { for x in b { self.0 = self.0.wrapping_mul(37).wrapping_add(11); *x = self.0 } } }
+/// let mut rng = Rng(1); // e.g. `hal::rng::Rng::new(peripherals.RNG)`
 /// let generator = SharedGenerator::new(FixedClock::at(1_700_000_000));
 /// generator.init(&mut HardwareRng::new(|buf: &mut [u8]| rng.fill_bytes(buf)))?;
-/// let parts = generator.try_next()?.to_parts();
-/// assert_eq!((parts.random, parts.counter), ([0x5a; 5], 0x5a5a5a));
+/// assert!(generator.try_next().is_ok());
 /// # Ok::<(), oid_embedded::Error>(())
 /// ```
-pub struct HardwareRng<F>(F);
+///
+/// A fallible RNG, and a closure that rejects a register stuck at any constant:
+///
+/// ```
+/// use oid_core::{EntropyError, FixedClock};
+/// use oid_embedded::{HardwareRng, SharedGenerator};
+///
+/// // A data register whose reads never change: stuck.
+/// let read_register = || -> Result<u32, EntropyError> { Ok(0x5a5a_5a5a) };
+/// let mut rng = HardwareRng::new(|buf: &mut [u8]| -> Result<(), EntropyError> {
+///     for chunk in buf.chunks_mut(4) {
+///         let (a, b) = (read_register()?, read_register()?);
+///         if a == b {
+///             return Err(EntropyError::new("rng register stuck"));
+///         }
+///         chunk.copy_from_slice(&b.to_le_bytes()[..chunk.len()]);
+///     }
+///     Ok(())
+/// });
+/// let generator = SharedGenerator::new(FixedClock::at(1_700_000_000));
+/// let err = generator.init(&mut rng).unwrap_err();
+/// assert_eq!(err.entropy(), Some(EntropyError::new("rng register stuck")));
+/// assert!(!generator.is_initialized()); // `init` may be tried again
+/// ```
+pub struct HardwareRng<F> {
+    fill: F,
+    /// The first 8 bytes of the previous fill of 8 bytes or more.
+    last: Option<[u8; 8]>,
+}
 
 impl<F> HardwareRng<F> {
-    /// Wraps a function that fills a buffer with random bytes.
+    /// Wraps a function that fills a buffer with random bytes and returns `()` or
+    /// `Result<(), EntropyError>`.
     ///
     /// # Examples
     ///
     /// ```
-    /// use oid_embedded::{Entropy, HardwareRng};
-    /// let mut rng = HardwareRng::new(|buf: &mut [u8]| buf.fill(7));
+    /// use oid_embedded::{Entropy, EntropyError, HardwareRng};
+    ///
+    /// let mut rng = HardwareRng::new(|buf: &mut [u8]| {
+    ///     for (i, b) in buf.iter_mut().enumerate() {
+    ///         *b = i as u8 * 29 + 3;
+    ///     }
+    /// });
     /// let mut out = [0u8; 3];
     /// rng.fill(&mut out)?;
-    /// assert_eq!(out, [7; 3]);
-    /// # Ok::<(), oid_embedded::EntropyError>(())
+    /// assert_eq!(out, [3, 32, 61]);
+    ///
+    /// let mut failing = HardwareRng::new(|_: &mut [u8]| Err(EntropyError::new("seed error")));
+    /// assert_eq!(failing.fill(&mut out), Err(EntropyError::new("seed error")));
+    /// # Ok::<(), EntropyError>(())
     /// ```
     pub const fn new(fill: F) -> Self {
-        HardwareRng(fill)
+        HardwareRng { fill, last: None }
     }
 }
 
-impl<F: FnMut(&mut [u8])> Entropy for HardwareRng<F> {
-    #[inline]
+mod sealed {
+    #[allow(
+        unreachable_pub,
+        reason = "sealed trait pattern: nameable only inside this crate"
+    )]
+    pub trait FillOutcome {
+        fn into_result(self) -> Result<(), oid_core::EntropyError>;
+    }
+
+    impl FillOutcome for () {
+        fn into_result(self) -> Result<(), oid_core::EntropyError> {
+            Ok(())
+        }
+    }
+
+    impl FillOutcome for Result<(), oid_core::EntropyError> {
+        fn into_result(self) -> Result<(), oid_core::EntropyError> {
+            self
+        }
+    }
+}
+
+/// The stuck-output checks apply to fills of at least this many bytes.
+const CHECKED_LEN: usize = 8;
+
+impl<F, R> Entropy for HardwareRng<F>
+where
+    F: FnMut(&mut [u8]) -> R,
+    R: sealed::FillOutcome,
+{
+    /// Fills `dest` through the closure and checks the output (see the type's docs).
     fn fill(&mut self, dest: &mut [u8]) -> Result<(), EntropyError> {
-        (self.0)(dest);
+        dest.fill(0);
+        (self.fill)(dest).into_result()?;
+        if dest.len() < CHECKED_LEN {
+            return Ok(());
+        }
+        if dest.iter().all(|&b| b == 0) || dest.iter().all(|&b| b == 0xff) {
+            return Err(EntropyError::new(
+                "hardware rng stuck at all zeros or all ones",
+            ));
+        }
+        let mut head = [0u8; CHECKED_LEN];
+        head.copy_from_slice(&dest[..CHECKED_LEN]);
+        if self.last.replace(head) == Some(head) {
+            return Err(EntropyError::new("hardware rng repeated its output"));
+        }
         Ok(())
     }
 }
@@ -264,6 +363,87 @@ mod tests {
         }
         let mean = f64::from(total) / f64::from(n);
         assert!((28.0..36.0).contains(&mean), "mean flipped bits {mean}");
+    }
+
+    /// A small deterministic stand-in for an RNG peripheral.
+    fn lcg(state: &mut u8, buf: &mut [u8]) {
+        for b in buf {
+            *state = state.wrapping_mul(37).wrapping_add(11);
+            *b = *state;
+        }
+    }
+
+    fn init_with(
+        entropy: &mut impl Entropy,
+    ) -> Result<crate::SharedGenerator<oid_core::FixedClock>, crate::Error> {
+        let generator = crate::SharedGenerator::new(oid_core::FixedClock::at(1_700_000_000));
+        generator.init(entropy).map(|()| generator)
+    }
+
+    #[test]
+    fn a_healthy_rng_seeds() {
+        let mut state = 1;
+        let generator =
+            init_with(&mut HardwareRng::new(|b: &mut [u8]| lcg(&mut state, b))).unwrap();
+        assert!(generator.try_next().is_ok());
+        // A fallible closure that succeeds.
+        let mut state = 2;
+        let mut rng = HardwareRng::new(|b: &mut [u8]| -> Result<(), EntropyError> {
+            lcg(&mut state, b);
+            Ok(())
+        });
+        assert!(init_with(&mut rng).is_ok());
+    }
+
+    #[test]
+    fn a_failing_rng_reaches_init_as_an_error() {
+        let err = init_with(&mut HardwareRng::new(|_: &mut [u8]| {
+            Err(EntropyError::with_code("rng seed error", 2))
+        }))
+        .unwrap_err();
+        assert_eq!(
+            err.entropy(),
+            Some(EntropyError::with_code("rng seed error", 2))
+        );
+    }
+
+    #[test]
+    fn a_closure_that_writes_nothing_is_not_a_seed() {
+        let mut garbage = [0xa5u8; 8];
+        // Even into a buffer that held something: it is zeroed first.
+        let err = HardwareRng::new(|_: &mut [u8]| {})
+            .fill(&mut garbage)
+            .unwrap_err();
+        assert_eq!(err.reason(), "hardware rng stuck at all zeros or all ones");
+        let err = init_with(&mut HardwareRng::new(|_: &mut [u8]| {})).unwrap_err();
+        assert_eq!(
+            err.entropy().map(|e| e.reason()),
+            Some("hardware rng stuck at all zeros or all ones")
+        );
+    }
+
+    #[test]
+    fn stuck_high_and_repeated_output_are_errors() {
+        let err = init_with(&mut HardwareRng::new(|b: &mut [u8]| b.fill(0xff))).unwrap_err();
+        assert_eq!(
+            err.entropy().map(|e| e.reason()),
+            Some("hardware rng stuck at all zeros or all ones")
+        );
+        // The same 8 bytes twice through one HardwareRng.
+        let mut rng = HardwareRng::new(|b: &mut [u8]| {
+            for (i, x) in b.iter_mut().enumerate() {
+                *x = i as u8 + 1;
+            }
+        });
+        let mut out = [0u8; 8];
+        assert!(rng.fill(&mut out).is_ok());
+        assert_eq!(
+            rng.fill(&mut out).unwrap_err().reason(),
+            "hardware rng repeated its output"
+        );
+        // Short fills are not checked (all-equal is too likely by chance there).
+        let mut short = HardwareRng::new(|_: &mut [u8]| {});
+        assert!(short.fill(&mut [0u8; 3]).is_ok());
     }
 
     #[test]

@@ -171,21 +171,31 @@ fn inspect(len: usize) -> Result<(), Error> {
     Ok(())
 }
 
-/// Writes the hex form of the smallest id created at `secs` seconds since the epoch (the
-/// fraction dropped) into the buffer: a bound for a `$gte`/`$lt` range filter. Returns 24, or
-/// minus the length of an error message for a time the 4-byte field cannot hold.
+/// The id bounds of the time range `[from, to)` (milliseconds since the epoch, `NaN` for an open
+/// end), by oid-core's `IdRange` rule: writes the lower bound's hex (24 bytes), the upper bound's
+/// hex (24 bytes) and `<` (`$lt`) or `=` (`$lte`) into the buffer. Returns 49, or minus the
+/// length of an error message for a time that is not finite.
 ///
 /// # Examples
 ///
 /// ```js
-/// exports.oid_time_bound(1350508407); // 24; the buffer holds "507f1f770000000000000000"
+/// exports.oid_range(1350508407000, 1350508408000); // 49
+/// // the buffer holds "507f1f770000000000000000" "507f1f780000000000000000" "<"
 /// ```
 // SAFETY: as for `oid_buffer`.
 #[unsafe(no_mangle)]
-pub extern "C" fn oid_time_bound(secs: f64) -> i32 {
-    report(logic::time_bound(secs).map(|id| {
-        store(id.to_hex().as_bytes());
-        HEX_LEN
+pub extern "C" fn oid_range(from_ms: f64, to_ms: f64) -> i32 {
+    report(logic::range(from_ms, to_ms).map(|range| {
+        let mut out = [0u8; 2 * HEX_LEN + 1];
+        out[..HEX_LEN].copy_from_slice(range.lower().to_hex().as_bytes());
+        out[HEX_LEN..2 * HEX_LEN].copy_from_slice(range.upper().id().to_hex().as_bytes());
+        out[2 * HEX_LEN] = if range.upper().is_inclusive() {
+            b'='
+        } else {
+            b'<'
+        };
+        store(&out);
+        out.len()
     }))
 }
 
@@ -254,10 +264,15 @@ mod tests {
             "invalid length: expected 24 hex characters, found more than 98304 bytes"
         );
 
-        assert_eq!(oid_time_bound(1_350_508_407.0), 24);
-        assert_eq!(buffer(24), b"507f1f770000000000000000");
+        assert_eq!(oid_range(1_350_508_407_000.0, 1_350_508_408_000.0), 49);
         assert_eq!(
-            message(oid_time_bound(-1.0)),
+            buffer(49),
+            b"507f1f770000000000000000507f1f780000000000000000<"
+        );
+        assert_eq!(oid_range(0.0, f64::NAN), 49);
+        assert_eq!(buffer(49)[24..], *b"ffffffffffffffffffffffff=");
+        assert_eq!(
+            message(oid_range(f64::INFINITY, f64::NAN)),
             "time out of range: expected 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z"
         );
     }

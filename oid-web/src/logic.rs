@@ -5,7 +5,8 @@
 use core::fmt::{self, Write as _};
 
 use oid_core::{
-    Clock, Entropy, EntropyError, GenerateError, Generator, ManualClock, ObjectId, ParseError,
+    Clock, Entropy, EntropyError, GenerateError, Generator, IdRange, ManualClock, ObjectId,
+    ParseError,
 };
 
 /// Bytes of one id in the generator's output: its 24 hex characters, no separator.
@@ -184,11 +185,21 @@ pub(crate) fn inspect(input: &[u8], out: &mut [u8; record::LEN]) -> Result<(), E
     Ok(())
 }
 
-/// The smallest id created at `secs` ([`ObjectId::min_for_timestamp`]): the bound of a
-/// `$gte` / `$lt` range filter. The fraction of a second is dropped.
-pub(crate) fn time_bound(secs: f64) -> Result<ObjectId, Error> {
-    if (0.0..4_294_967_296.0).contains(&secs) {
-        Ok(ObjectId::min_for_timestamp(secs as u32))
+/// The ids created in `[from, to)`, times in milliseconds since the Unix epoch as JavaScript
+/// gives them (`NaN`: an open end), through oid-core's [`IdRange`]: the rule the CLI's `range`
+/// and oid-bson's filters use (a fractional end rounds up to the next second; an open end, or one
+/// past 2106-02-07T06:28:15Z, is `$lte` the largest id).
+pub(crate) fn range(from_ms: f64, to_ms: f64) -> Result<IdRange, Error> {
+    Ok(IdRange::from_millis(millis(from_ms)?, millis(to_ms)?))
+}
+
+/// A JavaScript time value as whole milliseconds (`NaN`: none).
+fn millis(ms: f64) -> Result<Option<i64>, Error> {
+    if ms.is_nan() {
+        Ok(None)
+    } else if ms.is_finite() && ms.abs() < 9.0e15 {
+        // Below 2^53: every such double is an integer-valued or fractional ms count that fits.
+        Ok(Some(ms.floor() as i64))
     } else {
         Err(Error::TimeOutOfRange)
     }
@@ -324,18 +335,32 @@ mod tests {
     }
 
     #[test]
-    fn time_bounds_cover_exactly_the_timestamp_field() {
-        assert_eq!(time_bound(0.0), Ok(ObjectId::MIN));
+    fn ranges_follow_the_shared_rule() {
+        use oid_core::Upper;
+        let r = range(1_350_508_407_000.0, 1_350_508_408_000.0).unwrap();
+        assert_eq!(r.lower().to_hex(), "507f1f770000000000000000");
         assert_eq!(
-            time_bound(1_350_508_407.999).map(|id| id.to_hex().to_string()),
-            Ok("507f1f770000000000000000".to_string())
+            r.upper(),
+            Upper::Lt(ObjectId::min_for_timestamp(1_350_508_408))
+        );
+        // A fractional end rounds up, so ids made in its second are not missed.
+        let r = range(1_350_508_407_000.0, 1_350_508_407_500.0).unwrap();
+        assert_eq!(
+            r.upper(),
+            Upper::Lt(ObjectId::min_for_timestamp(1_350_508_408))
+        );
+        // Open ends, and an end past the last second, reach ObjectId::MAX inclusively.
+        assert_eq!(
+            range(0.0, f64::NAN).unwrap().upper(),
+            Upper::Lte(ObjectId::MAX)
         );
         assert_eq!(
-            time_bound(4_294_967_295.0),
-            Ok(ObjectId::min_for_timestamp(u32::MAX))
+            range(0.0, 4_294_967_296_000.0).unwrap().upper(),
+            Upper::Lte(ObjectId::MAX)
         );
-        for bad in [4_294_967_296.0, -1.0, f64::NAN, f64::INFINITY] {
-            let err = time_bound(bad).unwrap_err();
+        assert_eq!(range(f64::NAN, 1_000.0).unwrap().lower(), ObjectId::MIN);
+        for bad in [f64::INFINITY, f64::NEG_INFINITY, 1e300] {
+            let err = range(bad, f64::NAN).unwrap_err();
             assert_eq!(
                 message(&err),
                 "time out of range: expected 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z"

@@ -74,10 +74,14 @@
       };
     }
 
-    /** The hex form of the smallest id created at `secs`. */
-    timeBound(secs) {
-      const n = this.check(this.x.oid_time_bound(secs));
-      return decoder.decode(this.buffer().subarray(0, n));
+    /**
+     * The id bounds of `[from, to)` (milliseconds, `NaN` for an open end) by oid-core's range
+     * rule: `{ lower, upper, inclusive }` (`inclusive`: `$lte` instead of `$lt`).
+     */
+    range(fromMs, toMs) {
+      const n = this.check(this.x.oid_range(fromMs, toMs));
+      const text = decoder.decode(this.buffer().subarray(0, n));
+      return { lower: text.slice(0, 24), upper: text.slice(24, 48), inclusive: text[48] === '=' };
     }
   }
 
@@ -181,11 +185,11 @@
   }
 
   /** Seconds since the epoch for a datetime-local value read in UTC or local time; null if empty. */
-  function seconds(value, zone, name) {
+  function millis(value, zone, name) {
     if (!value) return null;
     const ms = zone === 'utc' ? Date.parse(value + 'Z') : new Date(value).getTime();
     if (Number.isNaN(ms)) throw new OidError(`${name}: not a date and time`);
-    return Math.floor(ms / 1000);
+    return ms;
   }
 
   function wireRange(oid) {
@@ -195,22 +199,21 @@
       event.preventDefault();
       try {
         const zone = new FormData(event.target).get('zone');
-        const from = seconds($('range-from').value, zone, 'from');
-        const to = seconds($('range-to').value, zone, 'until');
+        const from = millis($('range-from').value, zone, 'from');
+        const to = millis($('range-to').value, zone, 'until');
         if (from === null && to === null) throw new OidError('enter a start time, an end time, or both');
         if (from !== null && to !== null && from >= to) {
           throw new OidError('the start time must be before the end time');
         }
         const json = [];
         const shell = [];
-        for (const [op, secs, name] of [['$gte', from, 'from'], ['$lt', to, 'until']]) {
-          if (secs === null) continue;
-          let bound;
-          try {
-            bound = oid.timeBound(secs);
-          } catch (e) {
-            throw new OidError(`${name}: ${e.message}`);
-          }
+        const { lower, upper, inclusive } = oid.range(from ?? NaN, to ?? NaN);
+        // An empty field leaves that side of the filter out; a given end past the last second
+        // an id can hold becomes `$lte` the largest id, so that second is included.
+        const bounds = [];
+        if (from !== null) bounds.push(['$gte', lower]);
+        if (to !== null) bounds.push([inclusive ? '$lte' : '$lt', upper]);
+        for (const [op, bound] of bounds) {
           json.push(`"${op}": {"$oid": "${bound}"}`);
           shell.push(`${op}: ObjectId("${bound}")`);
         }

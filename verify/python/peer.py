@@ -8,6 +8,11 @@ input as hex of its UTF-8) and prints, per case, tab-separated `api=verdict` fie
 
 then one line `order<TAB><indices>`: the accepted cases, sorted by ObjectId's own `<` (stable).
 The comparison itself is in verify/src/compare.rs.
+
+`peer.py --bson-docs FILE` reads a document file written by `oid-verify bson-docs` (one line per
+document: its BSON bytes as hex, a tab, the expected ids) and prints, per document, every value
+that pymongo decodes as a `bson.ObjectId`, as `path=str(oid)` sorted and joined by `;` (paths are
+keys and array indexes joined by `.`). `oid-verify compare-bson` compares them with the expected ids.
 """
 
 import functools
@@ -53,5 +58,31 @@ def main(path: str) -> None:
     print(f"peer.py: pymongo {pymongo.version}, {index + 1} cases", file=sys.stderr)
 
 
+def object_ids(prefix: str, value, out: list) -> None:
+    if isinstance(value, ObjectId):
+        out.append(f"{prefix}={value}")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            object_ids(f"{prefix}.{k}" if prefix else k, v, out)
+    elif isinstance(value, list):
+        for k, v in enumerate(value):
+            object_ids(f"{prefix}.{k}" if prefix else str(k), v, out)
+
+
+def bson_docs(path: str) -> None:
+    out = []
+    with open(path, encoding="ascii") as f:
+        for line in f:
+            doc_hex, _expected = line.rstrip("\n").split("\t")
+            found: list = []
+            object_ids("", bson.decode(bytes.fromhex(doc_hex)), found)
+            out.append(";".join(sorted(found)))
+    sys.stdout.write("\n".join(out) + "\n")
+    print(f"peer.py: {len(out)} BSON documents decoded", file=sys.stderr)
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[1] == "--bson-docs":
+        bson_docs(sys.argv[2])
+    else:
+        main(sys.argv[1])

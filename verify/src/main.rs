@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod bson_docs;
 mod compare;
 mod corpus;
 mod stress;
@@ -19,6 +20,11 @@ commands (run by `cargo xtask diff` and `cargo xtask stress`):
         oid_std::new(), and the ids in FILE (from `oid new 10000`)
   compare --cases FILE --peer NAME=OUTPUT...
         check our parser against every case, then each peer's output
+  bson-docs --out FILE [--count N]
+        BSON documents written by oid_bson::ObjectId (bson 3 and bson 2, bytes and
+        Document; N models, default 1,000), each with the ids it must hold
+  compare-bson --docs FILE --peer NAME=OUTPUT
+        the peer read exactly those ids, as its ObjectId type, at those paths
   stress [THREADS PER_THREAD]   threads x ids from oid_std::new() (default 8 x 1,000,000),
                                 then 2 threads x 20,000,000 ids, past the capacity
   wrap                          generation across forced counter wraps
@@ -33,6 +39,8 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("cases") => cases(&args[1..]),
         Some("compare") => compare(&args[1..]),
+        Some("bson-docs") => bson_docs(&args[1..]),
+        Some("compare-bson") => compare_bson(&args[1..]),
         Some("stress") => {
             let threads = number(&args, 1, 8);
             let per = number(&args, 2, 1_000_000);
@@ -106,6 +114,24 @@ fn generated(class: Class, ids: &[String], want: usize) -> Result<Vec<Case>, Str
             })
         })
         .collect()
+}
+
+fn bson_docs(args: &[String]) -> Result<String, String> {
+    let out = one_flag(args, "--out")?;
+    let count = match flag(args, "--count").first() {
+        Some(n) => n.parse().map_err(|_| format!("bad count {n:?}"))?,
+        None => 1_000,
+    };
+    bson_docs::write_docs(out, count)
+}
+
+fn compare_bson(args: &[String]) -> Result<String, String> {
+    let docs = one_flag(args, "--docs")?;
+    let peer = one_flag(args, "--peer")?;
+    let (name, path) = peer
+        .split_once('=')
+        .ok_or_else(|| format!("--peer wants NAME=FILE, got {peer:?}"))?;
+    bson_docs::compare(docs, name, path)
 }
 
 fn cases(args: &[String]) -> Result<String, String> {

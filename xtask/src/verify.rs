@@ -84,6 +84,8 @@ pub(crate) fn features() -> Result {
 
 /// Ids from `oid new 10000` and `oid_std::new()` and the 10,000-string corpus, through our
 /// parser, pymongo's `bson.ObjectId` and js-bson's `ObjectId`; `oid-verify compare` decides.
+/// Then BSON documents written by `oid_bson::ObjectId`, read by pymongo; `oid-verify
+/// compare-bson` decides.
 fn diff_step(sh: &Shell) -> Result {
     run(cmd!(sh, "bash .ci/provision.d/40-verify.sh peers"))?;
     run(cmd!(sh, "cargo build -p oid-cli -p oid-verify"))?;
@@ -119,6 +121,21 @@ fn diff_step(sh: &Shell) -> Result {
     run(cmd!(
         sh,
         "{verify} compare --cases {cases} --peer {pymongo} --peer {js_bson}"
+    ))?;
+
+    // Documents written by oid_bson::ObjectId (bson 3 and bson 2): pymongo must read every id
+    // as its `bson.ObjectId`, with the same hex, at the same path.
+    let (docs, py_docs) = (out.join("bson-docs.tsv"), out.join("pymongo-bson.txt"));
+    run(cmd!(sh, "{verify} bson-docs --out {docs}"))?;
+    let read = cmd!(sh, "{python} verify/python/peer.py --bson-docs {docs}")
+        .read()
+        .map_err(|e| format!("pymongo peer (bson documents): {e}"))?;
+    sh.write_file(&py_docs, read + "\n")
+        .map_err(|e| e.to_string())?;
+    let pymongo_docs = format!("pymongo={}", py_docs.display());
+    run(cmd!(
+        sh,
+        "{verify} compare-bson --docs {docs} --peer {pymongo_docs}"
     ))
 }
 

@@ -22,7 +22,7 @@
 use core::fmt;
 
 use ::serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use ::serde::ser::{SerializeMap, Serializer};
+use ::serde::ser::{SerializeStruct, Serializer};
 use ::serde::{Deserialize, Serialize};
 
 use crate::ObjectId;
@@ -165,7 +165,17 @@ impl<'de> Visitor<'de> for HexSeed {
 }
 
 /// Extended JSON for `#[serde(with = "oid_core::serde::extended_json")]`: writes
-/// `{"$oid": "<hex>"}` in every format, and reads everything the plain impl reads.
+/// `{"$oid": "<hex>"}` in every format and reads that shape back in every format, so its
+/// output round trips in JSON, BSON, CBOR, postcard and bincode alike.
+///
+/// * Human-readable formats (JSON, YAML, …) also read everything the plain impl reads: a hex
+///   string, or an array of 12 byte values.
+/// * Binary formats read exactly the shape [`serialize`](extended_json::serialize) writes (a
+///   map in CBOR, a native ObjectId element in BSON, the hex string alone in postcard and
+///   bincode). Formats that are not self-describing (postcard, bincode) can only read the shape
+///   that was written, so a field written by the plain impl (12 bytes) is not readable here,
+///   and the other way round: pick one representation per field. BSON presents any ObjectId
+///   element as the map `{"$oid": …}`, so one written by any driver reads too.
 ///
 /// # Examples
 ///
@@ -188,25 +198,87 @@ impl<'de> Visitor<'de> for HexSeed {
 pub mod extended_json {
     use super::*;
 
-    /// Serializes `id` as `{"$oid": "<lowercase hex>"}`.
+    /// Serializes `id` as `{"$oid": "<lowercase hex>"}`: a struct named `$oid` with the one
+    /// field `$oid`, which JSON and CBOR write as that map, postcard and bincode as the hex
+    /// string alone, and BSON (by the `bson` crate's convention for that name) as a native
+    /// ObjectId element.
     ///
     /// # Errors
     ///
     /// Whatever the serializer reports.
     pub fn serialize<S: Serializer>(id: &ObjectId, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(1))?;
-        map.serialize_entry("$oid", id.to_hex().as_str())?;
-        map.end()
+        let mut oid = serializer.serialize_struct(OID, 1)?;
+        oid.serialize_field(OID, id.to_hex().as_str())?;
+        oid.end()
     }
 
-    /// Deserializes `{"$oid": "<hex>"}`, a hex string, or 12 bytes.
+    const OID: &str = "$oid";
+
+    /// Deserializes `{"$oid": "<hex>"}`; in human-readable formats also a hex string or an
+    /// array of 12 byte values.
     ///
     /// # Errors
     ///
     /// A message naming what was wrong: a bad hex string, a non-string `$oid`, extra keys, or
     /// a wrong length.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{oid, ObjectId};
+    /// use serde::{Deserialize, Serialize};
+    ///
+    /// #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    /// struct Doc {
+    ///     #[serde(with = "oid_core::serde::extended_json")]
+    ///     id: ObjectId,
+    /// }
+    ///
+    /// let doc = Doc { id: oid!("507f1f77bcf86cd799439011") };
+    /// // A binary format reads back the map it wrote.
+    /// let bytes = postcard::to_allocvec(&doc)?;
+    /// assert_eq!(postcard::from_bytes::<Doc>(&bytes)?, doc);
+    /// // JSON also takes a plain hex string.
+    /// let doc: Doc = serde_json::from_str(r#"{"id":"507f1f77bcf86cd799439011"}"#).unwrap();
+    /// assert_eq!(doc.id, oid!("507f1f77bcf86cd799439011"));
+    /// # Ok::<(), postcard::Error>(())
+    /// ```
     pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<ObjectId, D::Error> {
-        ObjectId::deserialize(deserializer)
+        if deserializer.is_human_readable() {
+            deserializer.deserialize_any(IdVisitor)
+        } else {
+            deserializer.deserialize_struct(OID, &[OID], OidStruct)
+        }
+    }
+
+    /// The struct [`serialize`] writes, as a binary format gives it back: a map (CBOR, BSON) or
+    /// a sequence of its one field (postcard, bincode).
+    struct OidStruct;
+
+    impl<'de> Visitor<'de> for OidStruct {
+        type Value = ObjectId;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("{\"$oid\": \"<24 hex characters>\"}")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ObjectId, A::Error> {
+            IdVisitor.visit_map(map)
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ObjectId, A::Error> {
+            seq.next_element_seed(HexSeed)?
+                .ok_or_else(|| de::Error::custom("expected the \"$oid\" field, found nothing"))
+        }
+    }
+
+    /// An id read through [`deserialize`], for `Option`.
+    struct Ext(ObjectId);
+
+    impl<'de> Deserialize<'de> for Ext {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Ext, D::Error> {
+            super::extended_json::deserialize(d).map(Ext)
+        }
     }
 
     /// The same for `Option<ObjectId>`: `None` is written as the format's null.
@@ -238,7 +310,7 @@ pub mod extended_json {
             serializer: S,
         ) -> Result<S::Ok, S::Error> {
             struct Ext<'a>(&'a ObjectId);
-            impl Serialize for Ext<'_> {
+            impl ::serde::Serialize for Ext<'_> {
                 fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                     super::serialize(self.0, s)
                 }
@@ -249,7 +321,8 @@ pub mod extended_json {
             }
         }
 
-        /// Deserializes null as `None`, anything the plain impl accepts as `Some`.
+        /// Deserializes null as `None`, and as `Some` whatever
+        /// [`extended_json::deserialize`](super::deserialize) reads.
         ///
         /// # Errors
         ///
@@ -257,7 +330,7 @@ pub mod extended_json {
         pub fn deserialize<'de, D: Deserializer<'de>>(
             deserializer: D,
         ) -> Result<Option<ObjectId>, D::Error> {
-            Option::<ObjectId>::deserialize(deserializer)
+            Ok(Option::<super::Ext>::deserialize(deserializer)?.map(|ext| ext.0))
         }
     }
 }
@@ -362,5 +435,106 @@ mod tests {
             ciborium::from_reader::<ObjectId, _>(&cbor[..]).ok(),
             Some(ID)
         );
+    }
+
+    mod extended_json_round_trip {
+        use ::serde::{Deserialize, Serialize};
+        use proptest::prelude::*;
+        use std::vec::Vec;
+
+        use crate::ObjectId;
+
+        #[derive(Serialize, Deserialize, PartialEq, Debug, Clone, Copy)]
+        struct Doc {
+            #[serde(rename = "_id", with = "crate::serde::extended_json")]
+            id: ObjectId,
+            #[serde(with = "crate::serde::extended_json::option")]
+            parent: Option<ObjectId>,
+        }
+
+        fn json(doc: &Doc) -> Doc {
+            let text = serde_json::to_string(doc).unwrap();
+            assert!(text.contains("{\"$oid\":"), "{text}");
+            serde_json::from_str(&text).unwrap()
+        }
+
+        fn bson(doc: &Doc) -> Doc {
+            let bytes = bson::serialize_to_vec(doc).unwrap();
+            // A real BSON ObjectId element (type 0x07), not a sub-document.
+            let raw = bson::RawDocument::from_bytes(&bytes).unwrap();
+            assert!(matches!(
+                raw.get("_id").unwrap(),
+                Some(bson::RawBsonRef::ObjectId(_))
+            ));
+            bson::deserialize_from_slice(&bytes).unwrap()
+        }
+
+        fn postcard(doc: &Doc) -> Doc {
+            let bytes = postcard::to_allocvec(doc).unwrap();
+            postcard::from_bytes(&bytes).unwrap()
+        }
+
+        fn bincode(doc: &Doc) -> Doc {
+            let config = bincode::config::standard();
+            let bytes = bincode::serde::encode_to_vec(doc, config).unwrap();
+            bincode::serde::decode_from_slice(&bytes, config).unwrap().0
+        }
+
+        fn cbor(doc: &Doc) -> Doc {
+            let mut bytes = Vec::new();
+            ciborium::into_writer(doc, &mut bytes).unwrap();
+            ciborium::from_reader(&bytes[..]).unwrap()
+        }
+
+        /// Writes a document in one format and reads it back.
+        type Trip = fn(&Doc) -> Doc;
+
+        const FORMATS: [(&str, Trip); 5] = [
+            ("json", json),
+            ("bson", bson),
+            ("postcard", postcard),
+            ("bincode", bincode),
+            ("cbor", cbor),
+        ];
+
+        #[test]
+        fn each_format_reads_what_it_wrote() {
+            for parent in [None, Some(ObjectId::MAX)] {
+                let doc = Doc {
+                    id: crate::oid!("507f1f77bcf86cd799439011"),
+                    parent,
+                };
+                for (name, trip) in FORMATS {
+                    assert_eq!(trip(&doc), doc, "{name}");
+                }
+            }
+        }
+
+        #[test]
+        fn binary_formats_write_the_hex_not_12_bytes() {
+            let doc = Doc {
+                id: crate::oid!("507f1f77bcf86cd799439011"),
+                parent: None,
+            };
+            let bytes = postcard::to_allocvec(&doc).unwrap();
+            let hex = b"507f1f77bcf86cd799439011";
+            // postcard: the struct's one field, the hex string (length 24, then the text).
+            assert_eq!(bytes[..25], [&[24u8][..], &hex[..]].concat()[..]);
+            // CBOR: the map {"$oid": hex}.
+            let mut cbor = Vec::new();
+            ciborium::into_writer(&doc, &mut cbor).unwrap();
+            assert!(cbor.windows(4).any(|w| w == b"$oid"));
+            assert!(cbor.windows(24).any(|w| w == hex));
+        }
+
+        proptest! {
+            #[test]
+            fn round_trips_in_every_format(id in any::<[u8; 12]>(), parent in any::<Option<[u8; 12]>>()) {
+                let doc = Doc { id: ObjectId::from_bytes(id), parent: parent.map(ObjectId::from_bytes) };
+                for (name, trip) in FORMATS {
+                    prop_assert_eq!(trip(&doc), doc, "{}", name);
+                }
+            }
+        }
     }
 }

@@ -1,8 +1,10 @@
 //! The helpers through every serializer the issue names, and oid-core's plain serde impl reading
 //! BSON ObjectId elements without a helper.
 
+#![cfg(feature = "bson-3")]
+
 use bson::{Bson, Document, RawDocument, doc, spec::ElementType};
-use oid_bson::{BsonObjectIdExt, ObjectIdExt};
+use oid_bson::{FromBson, ToBson};
 use oid_core::{ObjectId, oid};
 use serde::{Deserialize, Serialize};
 
@@ -53,7 +55,7 @@ fn theirs(o: &Ours) -> Theirs {
     Theirs {
         id: o.id.to_bson(),
         parent: o.parent.map(|p| p.to_bson()),
-        tags: o.tags.iter().map(ObjectIdExt::to_bson).collect(),
+        tags: o.tags.iter().map(ToBson::to_bson).collect(),
         name: o.name.clone(),
     }
 }
@@ -169,7 +171,7 @@ fn reads_what_bsons_own_type_wrote_and_the_other_way() {
     assert_eq!(bson::deserialize_from_slice::<Ours>(&bytes).unwrap(), value);
     let back: Theirs =
         bson::deserialize_from_slice(&bson::serialize_to_vec(&value).unwrap()).unwrap();
-    assert_eq!(back.id.to_oid(), A);
+    assert_eq!(ObjectId::from_bson(back.id), A);
     assert_eq!(back, theirs(&value));
 }
 

@@ -1,0 +1,411 @@
+//! Extension traits, named by role: on bson's `Document`/`Bson` ([`DocumentExt`], [`BsonExt`]),
+//! on bson's `DateTime` ([`BsonDateTime`]), and on `oid_core::ObjectId` ([`ToBson`],
+//! [`FromBson`]) for code that keeps oid-core's type. None is named like oid-std's prelude
+//! trait, so `use oid_std::prelude::*; use oid_bson::*;` works together.
+
+use crate::ObjectId;
+use crate::error::{NotAnObjectId, TimeOutOfRange};
+use crate::sealed::Sealed;
+
+/// bson's `DateTime`, of bson 3 and of bson 2: what the time conversions and
+/// [`ObjectId::min_for_datetime`] accept. Sealed.
+///
+/// # Examples
+///
+/// ```
+/// # #[cfg(feature = "bson-3")] {
+/// use oid_bson::{BsonDateTime, ObjectId};
+///
+/// let id = oid_bson::oid!("6553f1003f2a91c8d4003039");
+/// let t: bson::DateTime = id.timestamp_as();
+/// assert_eq!(t.timestamp_millis(), 1_700_000_000_000);
+/// assert_eq!(ObjectId::min_for_datetime(t)?.to_hex(), "6553f1000000000000000000");
+/// # }
+/// # Ok::<(), oid_bson::TimeOutOfRange>(())
+/// ```
+pub trait BsonDateTime: Sealed + Copy {
+    /// The date-time `millis` milliseconds after the Unix epoch.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[cfg(feature = "bson-3")] {
+    /// use oid_bson::BsonDateTime;
+    /// let t = <bson::DateTime as BsonDateTime>::from_millis(5);
+    /// assert_eq!(t, bson::DateTime::from_millis(5));
+    /// # }
+    /// ```
+    fn from_millis(millis: i64) -> Self;
+
+    /// Milliseconds since the Unix epoch.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[cfg(feature = "bson-3")] {
+    /// use oid_bson::BsonDateTime;
+    /// assert_eq!(BsonDateTime::timestamp_millis(&bson::DateTime::from_millis(5)), 5);
+    /// # }
+    /// ```
+    fn timestamp_millis(&self) -> i64;
+}
+
+/// The second of `millis`, if an id can hold it.
+fn second_of(millis: i64) -> Result<u32, TimeOutOfRange> {
+    u32::try_from(millis.div_euclid(1000)).map_err(|_| TimeOutOfRange::new())
+}
+
+impl ObjectId {
+    /// The creation time as bson's `DateTime` (whole seconds), as
+    /// `bson::oid::ObjectId::timestamp` returns.
+    ///
+    /// The type is `oid_bson::bson::DateTime`: bson 3's with the feature `bson-3` (the
+    /// default), bson 2's when only `bson-2` is on, exactly as the `mongodb` driver picks its
+    /// `bson`. [`timestamp_as`](ObjectId::timestamp_as) names the version explicitly.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_bson::ObjectId;
+    /// let id = ObjectId::from_parts(1_700_000_000, [0; 5], [0; 3]);
+    /// assert_eq!(id.timestamp().timestamp_millis(), 1_700_000_000_000);
+    /// ```
+    #[cfg(any(feature = "bson-3", feature = "bson-2"))]
+    #[inline]
+    pub fn timestamp(&self) -> crate::bson::DateTime {
+        self.timestamp_as()
+    }
+
+    /// The creation time as the `DateTime` of either bson version.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[cfg(feature = "bson-2")] {
+    /// let id = oid_bson::oid!("ffffffff0000000000000000");
+    /// let t: bson2::DateTime = id.timestamp_as();
+    /// assert_eq!(t.timestamp_millis(), 4_294_967_295_000);
+    /// # }
+    /// ```
+    #[inline]
+    pub fn timestamp_as<D: BsonDateTime>(&self) -> D {
+        D::from_millis(i64::from(self.as_core().timestamp()) * 1000)
+    }
+
+    /// The smallest id of the second containing `time`: the inclusive lower bound of "created at
+    /// or after `time`".
+    ///
+    /// # Errors
+    ///
+    /// [`TimeOutOfRange`] before 1970 or after 2106-02-07T06:28:15.999Z. (For range queries,
+    /// [`IdRange`](crate::IdRange) clamps instead.)
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[cfg(feature = "bson-3")] {
+    /// use oid_bson::ObjectId;
+    /// let t = bson::DateTime::from_millis(1_700_000_000_999);
+    /// assert_eq!(ObjectId::min_for_datetime(t)?.to_hex(), "6553f1000000000000000000");
+    /// # }
+    /// # Ok::<(), oid_bson::TimeOutOfRange>(())
+    /// ```
+    #[inline]
+    pub fn min_for_datetime<D: BsonDateTime>(time: D) -> Result<ObjectId, TimeOutOfRange> {
+        second_of(time.timestamp_millis())
+            .map(|s| ObjectId::from_core(oid_core::ObjectId::min_for_timestamp(s)))
+    }
+
+    /// The largest id of the second containing `time`: the inclusive upper bound of "created at
+    /// or before `time`".
+    ///
+    /// # Errors
+    ///
+    /// [`TimeOutOfRange`] before 1970 or after 2106-02-07T06:28:15.999Z.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[cfg(feature = "bson-3")] {
+    /// use oid_bson::ObjectId;
+    /// let t = bson::DateTime::from_millis(1_700_000_000_000);
+    /// assert_eq!(ObjectId::max_for_datetime(t)?.to_hex(), "6553f100ffffffffffffffff");
+    /// assert!(ObjectId::max_for_datetime(bson::DateTime::MAX).is_err());
+    /// # }
+    /// # Ok::<(), oid_bson::TimeOutOfRange>(())
+    /// ```
+    #[inline]
+    pub fn max_for_datetime<D: BsonDateTime>(time: D) -> Result<ObjectId, TimeOutOfRange> {
+        second_of(time.timestamp_millis())
+            .map(|s| ObjectId::from_core(oid_core::ObjectId::max_for_timestamp(s)))
+    }
+}
+
+/// Reading ids as [`ObjectId`] (this crate's type) from bson's `Document`, of bson 3 and bson 2.
+/// Sealed.
+///
+/// # Examples
+///
+/// ```
+/// # #[cfg(feature = "bson-3")] {
+/// use bson::doc;
+/// use oid_bson::{DocumentExt, ObjectId};
+///
+/// let id = ObjectId::new();
+/// let doc = doc! { "_id": id, "name": "ada" };
+/// assert_eq!(doc.get_oid("_id"), Ok(id));
+/// assert_eq!(doc.get_oid("name").unwrap_err().to_string(), "expected a BSON ObjectId, found a string");
+/// # }
+/// ```
+pub trait DocumentExt: Sealed {
+    /// The id stored under `key` (as `Document::get_object_id`, returning this crate's type).
+    ///
+    /// # Errors
+    ///
+    /// [`NotAnObjectId`] when the key is missing or holds another type (a hex string is not
+    /// parsed: a string and an ObjectId are different BSON values).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[cfg(feature = "bson-2")] {
+    /// use oid_bson::DocumentExt;
+    /// let doc = bson2::doc! { "_id": oid_bson::oid!("507f1f77bcf86cd799439011") };
+    /// assert_eq!(doc.get_oid("_id").map(|id| id.to_hex()), Ok("507f1f77bcf86cd799439011".to_owned()));
+    /// assert!(doc.get_oid("missing").is_err());
+    /// # }
+    /// ```
+    fn get_oid(&self, key: impl AsRef<str>) -> Result<ObjectId, NotAnObjectId>;
+}
+
+/// Reading an id as [`ObjectId`] (this crate's type) from bson's `Bson`, of bson 3 and bson 2.
+/// Sealed.
+///
+/// # Examples
+///
+/// ```
+/// # #[cfg(feature = "bson-3")] {
+/// use bson::Bson;
+/// use oid_bson::{BsonExt, ObjectId};
+///
+/// let id = ObjectId::new();
+/// assert_eq!(Bson::from(id).as_oid(), Some(id));
+/// assert_eq!(Bson::Null.as_oid(), None);
+/// # }
+/// ```
+pub trait BsonExt: Sealed {
+    /// The id of a `Bson::ObjectId`, as `Bson::as_object_id` returning this crate's type.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[cfg(feature = "bson-3")] {
+    /// use oid_bson::BsonExt;
+    /// assert_eq!(bson::Bson::Int32(1).as_oid(), None);
+    /// # }
+    /// ```
+    fn as_oid(&self) -> Option<ObjectId>;
+}
+
+/// From `oid_core::ObjectId` to bson's types, for models that keep oid-core's type. Sealed.
+///
+/// The orphan rule forbids `From` between oid-core's and bson's types, hence this trait;
+/// [`ObjectId`] (this crate's type) has `From` impls instead. The bson types are those of
+/// `oid_bson::bson` (bson 3 with `bson-3`, else bson 2); go through [`ObjectId`] for the other:
+/// `bson2::Bson::from(oid_bson::ObjectId::from(id))`.
+///
+/// # Examples
+///
+/// ```
+/// # #[cfg(feature = "bson-3")] {
+/// use bson::doc;
+/// use oid_bson::ToBson;
+///
+/// let id = oid_core::oid!("507f1f77bcf86cd799439011");
+/// assert_eq!(id.to_bson().to_hex(), "507f1f77bcf86cd799439011");
+/// let doc = doc! { "_id": id.to_bson() };
+/// assert_eq!(doc.get("_id"), Some(&id.to_bson_value()));
+/// assert_eq!(id.to_bson_datetime().timestamp_millis(), 1_350_508_407_000);
+/// # }
+/// ```
+#[cfg(any(feature = "bson-3", feature = "bson-2"))]
+pub trait ToBson: Sealed {
+    /// The same id as a `bson::oid::ObjectId`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[cfg(feature = "bson-3")] {
+    /// use oid_bson::ToBson;
+    /// let id = oid_core::ObjectId::from_bytes([7; 12]);
+    /// assert_eq!(id.to_bson().bytes(), [7; 12]);
+    /// # }
+    /// ```
+    fn to_bson(&self) -> crate::bson::oid::ObjectId;
+
+    /// The id as a BSON value, `Bson::ObjectId`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[cfg(feature = "bson-3")] {
+    /// use oid_bson::ToBson;
+    /// let id = oid_core::ObjectId::from_bytes([7; 12]);
+    /// assert!(matches!(id.to_bson_value(), bson::Bson::ObjectId(_)));
+    /// # }
+    /// ```
+    fn to_bson_value(&self) -> crate::bson::Bson;
+
+    /// The creation time as bson's `DateTime` (whole seconds).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[cfg(feature = "bson-3")] {
+    /// use oid_bson::ToBson;
+    /// let id = oid_core::ObjectId::from_parts(1_700_000_000, [0; 5], 0);
+    /// assert_eq!(id.to_bson_datetime(), bson::DateTime::from_millis(1_700_000_000_000));
+    /// # }
+    /// ```
+    fn to_bson_datetime(&self) -> crate::bson::DateTime;
+}
+
+#[cfg(any(feature = "bson-3", feature = "bson-2"))]
+impl ToBson for oid_core::ObjectId {
+    #[inline]
+    fn to_bson(&self) -> crate::bson::oid::ObjectId {
+        ObjectId::from(*self).into()
+    }
+
+    #[inline]
+    fn to_bson_value(&self) -> crate::bson::Bson {
+        ObjectId::from(*self).into()
+    }
+
+    #[inline]
+    fn to_bson_datetime(&self) -> crate::bson::DateTime {
+        ObjectId::from(*self).timestamp()
+    }
+}
+
+/// From bson's types to `oid_core::ObjectId`, for models that keep oid-core's type; works with
+/// bson 3's and bson 2's types alike. Sealed.
+///
+/// # Examples
+///
+/// ```
+/// # #[cfg(feature = "bson-3")] {
+/// use bson::Bson;
+/// use oid_bson::FromBson;
+/// use oid_core::ObjectId;
+///
+/// let theirs = bson::oid::ObjectId::parse_str("507f1f77bcf86cd799439011").unwrap();
+/// let id = ObjectId::from_bson(theirs);
+/// assert_eq!(id.to_hex(), "507f1f77bcf86cd799439011");
+/// assert_eq!(ObjectId::try_from_bson(&Bson::ObjectId(theirs)), Ok(id));
+/// assert!(ObjectId::try_from_bson(&Bson::Null).is_err());
+/// # }
+/// ```
+pub trait FromBson: Sealed + Sized {
+    /// The same id from anything this crate's [`ObjectId`] converts from: a
+    /// `bson::oid::ObjectId` of either version, or [`ObjectId`] itself.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[cfg(feature = "bson-2")] {
+    /// use oid_bson::FromBson;
+    /// let theirs = bson2::oid::ObjectId::from_bytes([7; 12]);
+    /// assert_eq!(oid_core::ObjectId::from_bson(theirs).bytes(), [7; 12]);
+    /// # }
+    /// ```
+    fn from_bson(id: impl Into<ObjectId>) -> Self;
+
+    /// The id held by a BSON value: `&Bson`, `Bson`, `RawBsonRef` or `&RawBson`, of either
+    /// version.
+    ///
+    /// # Errors
+    ///
+    /// [`NotAnObjectId`] for any other BSON type, naming it (`expected a BSON ObjectId, found a
+    /// string`). A string is not parsed as hex.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[cfg(feature = "bson-3")] {
+    /// use bson::rawdoc;
+    /// use oid_bson::FromBson;
+    /// use oid_core::ObjectId;
+    ///
+    /// let doc = rawdoc! { "_id": oid_bson::oid!("507f1f77bcf86cd799439011"), "n": 1 };
+    /// let id = ObjectId::try_from_bson(doc.get("_id")?.unwrap())?;
+    /// assert_eq!(id.to_hex(), "507f1f77bcf86cd799439011");
+    /// assert!(ObjectId::try_from_bson(doc.get("n")?.unwrap()).is_err());
+    /// # }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn try_from_bson<V>(value: V) -> Result<Self, NotAnObjectId>
+    where
+        ObjectId: TryFrom<V, Error = NotAnObjectId>;
+
+    /// As [`ObjectId::min_for_datetime`].
+    ///
+    /// # Errors
+    ///
+    /// [`TimeOutOfRange`] before 1970 or after 2106-02-07T06:28:15.999Z.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[cfg(feature = "bson-3")] {
+    /// use oid_bson::FromBson;
+    /// let t = bson::DateTime::from_millis(1_700_000_000_999);
+    /// assert_eq!(oid_core::ObjectId::min_for_datetime(t)?.to_hex(), "6553f1000000000000000000");
+    /// # }
+    /// # Ok::<(), oid_bson::TimeOutOfRange>(())
+    /// ```
+    fn min_for_datetime<D: BsonDateTime>(time: D) -> Result<Self, TimeOutOfRange>;
+
+    /// As [`ObjectId::max_for_datetime`].
+    ///
+    /// # Errors
+    ///
+    /// [`TimeOutOfRange`] before 1970 or after 2106-02-07T06:28:15.999Z.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[cfg(feature = "bson-3")] {
+    /// use oid_bson::FromBson;
+    /// let t = bson::DateTime::from_millis(1_700_000_000_000);
+    /// assert_eq!(oid_core::ObjectId::max_for_datetime(t)?.to_hex(), "6553f100ffffffffffffffff");
+    /// # }
+    /// # Ok::<(), oid_bson::TimeOutOfRange>(())
+    /// ```
+    fn max_for_datetime<D: BsonDateTime>(time: D) -> Result<Self, TimeOutOfRange>;
+}
+
+impl FromBson for oid_core::ObjectId {
+    #[inline]
+    fn from_bson(id: impl Into<ObjectId>) -> Self {
+        id.into().as_core()
+    }
+
+    #[inline]
+    fn try_from_bson<V>(value: V) -> Result<Self, NotAnObjectId>
+    where
+        ObjectId: TryFrom<V, Error = NotAnObjectId>,
+    {
+        ObjectId::try_from(value).map(|id| id.as_core())
+    }
+
+    #[inline]
+    fn min_for_datetime<D: BsonDateTime>(time: D) -> Result<Self, TimeOutOfRange> {
+        ObjectId::min_for_datetime(time).map(|id| id.as_core())
+    }
+
+    #[inline]
+    fn max_for_datetime<D: BsonDateTime>(time: D) -> Result<Self, TimeOutOfRange> {
+        ObjectId::max_for_datetime(time).map(|id| id.as_core())
+    }
+}
