@@ -198,8 +198,14 @@ fn millis(ms: f64) -> Result<Option<i64>, Error> {
     if ms.is_nan() {
         Ok(None)
     } else if ms.is_finite() && ms.abs() < 9.0e15 {
-        // Below 2^53: every such double is an integer-valued or fractional ms count that fits.
-        Ok(Some(ms.floor() as i64))
+        // Below 2^53 the cast is exact for whole values and truncates toward zero otherwise;
+        // `f64::floor` is not in `core`, so a negative fraction steps down by hand.
+        let whole = ms as i64;
+        Ok(Some(if (whole as f64) > ms {
+            whole - 1
+        } else {
+            whole
+        }))
     } else {
         Err(Error::TimeOutOfRange)
     }
@@ -213,6 +219,22 @@ mod tests {
     use std::vec;
 
     const RANDOM: [u8; 5] = [0x3f, 0x2a, 0x91, 0xc8, 0xd4];
+
+    #[test]
+    fn millis_floors_like_math_floor() {
+        for (ms, want) in [
+            (0.0, 0),
+            (1.5, 1),
+            (-0.5, -1),
+            (-1.0, -1),
+            (-1.25, -2),
+            (1_700_000_000_999.9, 1_700_000_000_999),
+        ] {
+            assert_eq!(millis(ms), Ok(Some(want)), "{ms}");
+        }
+        assert_eq!(millis(f64::NAN), Ok(None));
+        assert_eq!(millis(f64::INFINITY), Err(Error::TimeOutOfRange));
+    }
 
     fn message(e: &Error) -> String {
         let mut buf = [0u8; 200];
