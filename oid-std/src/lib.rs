@@ -26,6 +26,10 @@ pub use crate::unix_time::UnixTime;
 /// `serde` support for [`ObjectId`] (feature `serde`): `oid_core::serde`, re-exported.
 #[cfg(feature = "serde")]
 pub use oid_core::serde;
+/// A `rand_core` RNG as an [`Entropy`] source (feature `rand_core`): `oid_core::RngEntropy`,
+/// re-exported.
+#[cfg(feature = "rand_core")]
+pub use oid_core::RngEntropy;
 pub use oid_core::{
     Clock, Entropy, EntropyError, ErrorKind, FixedClock, FromSliceError, GenerateError, Generator,
     Hex, LegacyParts, ManualClock, ObjectId, ParseError, Parts, oid,
