@@ -9,10 +9,11 @@
 //! use async_graphql::{ScalarType, Value};
 //! use oid_core::ObjectId;
 //!
-//! let id = ObjectId::parse_value(Value::from("507F1F77BCF86CD799439011")).unwrap();
+//! // In a schema: `async fn user(&self, id: ObjectId) -> Option<User>`, `id: ObjectId` fields.
+//! let id = <ObjectId as ScalarType>::parse(Value::from("507F1F77BCF86CD799439011")).unwrap();
 //! assert_eq!(id.to_value(), Value::from("507f1f77bcf86cd799439011"));
-//! assert!(ObjectId::parse_value(Value::from("507f")).is_err());
-//! assert!(ObjectId::parse_value(Value::from(12)).is_err());
+//! assert!(<ObjectId as ScalarType>::parse(Value::from("507f")).is_err());
+//! assert!(<ObjectId as ScalarType>::parse(Value::from(12)).is_err());
 //! ```
 
 use std::string::ToString;
