@@ -5,8 +5,8 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 // The integrations that need the standard library (`arbitrary`, `utoipa`, `async-graphql`)
-// or an allocator (`borsh`, `schemars`) bring it in; the rest of the crate never uses either.
-#[cfg(any(feature = "borsh", feature = "schemars"))]
+// or an allocator (`schemars`) bring it in; the rest of the crate never uses either.
+#[cfg(feature = "schemars")]
 extern crate alloc;
 #[cfg(any(test, feature = "arbitrary", feature = "utoipa", feature = "async-graphql"))]
 extern crate std;
