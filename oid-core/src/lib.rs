@@ -8,7 +8,12 @@
 // or an allocator (`schemars`) bring it in; the rest of the crate never uses either.
 #[cfg(feature = "schemars")]
 extern crate alloc;
-#[cfg(any(test, feature = "arbitrary", feature = "utoipa", feature = "async-graphql"))]
+#[cfg(any(
+    test,
+    feature = "arbitrary",
+    feature = "utoipa",
+    feature = "async-graphql"
+))]
 extern crate std;
 
 mod clock;

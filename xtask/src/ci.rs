@@ -14,8 +14,12 @@ pub(crate) const TARGETS: &[&str] = &[
     "wasm32-unknown-unknown",
 ];
 
-/// oid-core's features, combined in every way for the no_std builds.
-const CORE_FEATURES: &[&str] = &["serde", "defmt", "portable-atomic", "critical-section"];
+/// oid-core's base features, combined in every way for the no_std builds.
+pub(crate) const CORE_FEATURES: &[&str] =
+    &["serde", "defmt", "portable-atomic", "critical-section"];
+
+/// oid-core's integrations that build without std (issue 13): each alone, then all together.
+pub(crate) const NOSTD_INTEGRATIONS: &[&str] = &["bytemuck", "zerocopy", "borsh", "rand_core"];
 
 /// Runs steps, keeps going after a failure, and reports all of them.
 pub(crate) struct Runner {
@@ -136,6 +140,9 @@ pub(crate) fn ci() -> Result {
     r.step("test (no default features)", |sh| {
         run(cmd!(sh, "cargo test --workspace --no-default-features"))
     });
+    r.step("integrations (issue 13)", |sh| {
+        run(cmd!(sh, "cargo test -p oid-integrations"))
+    });
     r.step("oid-std past capacity (release)", |sh| {
         run(cmd!(
             sh,
@@ -174,9 +181,20 @@ pub(crate) fn combinations<'a>(features: &[&'a str]) -> Vec<Vec<&'a str>> {
         .collect()
 }
 
+/// Every subset of `base`, then each of `extra` alone, then everything together: all the
+/// interactions of the base features without an exponential blow-up in the integrations.
+pub(crate) fn feature_matrix<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<Vec<&'a str>> {
+    let mut sets = combinations(base);
+    sets.extend(extra.iter().map(|f| vec![*f]));
+    if !extra.is_empty() {
+        sets.push(base.iter().chain(extra).copied().collect());
+    }
+    sets
+}
+
 fn nostd_steps(r: &mut Runner) {
     for target in ["thumbv6m-none-eabi", "thumbv7em-none-eabihf"] {
-        for combo in combinations(CORE_FEATURES) {
+        for combo in feature_matrix(CORE_FEATURES, NOSTD_INTEGRATIONS) {
             let features = combo.join(",");
             let label = if features.is_empty() {
                 "(none)".to_owned()

@@ -318,7 +318,8 @@ fn declared_features(manifest: &str) -> Vec<String> {
 
 /// Every library crate alone with no feature and with each feature (build + unit and
 /// integration tests; doc tests run in the main test steps), then `cargo check --all-targets`
-/// of oid-core in every combination of its features.
+/// of oid-core in every combination of its base features, each integration alone and all of
+/// them together (`ci::feature_matrix`).
 fn features_step(sh: &Shell) -> Result {
     let root = project_root();
     let mut failures = Vec::new();
@@ -349,8 +350,13 @@ fn features_step(sh: &Shell) -> Result {
     let core =
         std::fs::read_to_string(root.join("oid-core/Cargo.toml")).map_err(|e| e.to_string())?;
     let core_features = declared_features(&core);
-    let names: Vec<&str> = core_features.iter().map(String::as_str).collect();
-    let combos = crate::ci::combinations(&names);
+    let base = crate::ci::CORE_FEATURES;
+    let integrations: Vec<&str> = core_features
+        .iter()
+        .map(String::as_str)
+        .filter(|f| !base.contains(f))
+        .collect();
+    let combos = crate::ci::feature_matrix(base, &integrations);
     for combo in &combos {
         let features = combo.join(",");
         if run(cmd!(
@@ -399,10 +405,23 @@ mod tests {
         let manifest = "[package]\nname = \"x\"\n\n[features]\ndefault = []\n## doc\nserde = [\"dep:serde\"]\n# c\nstd = []\n\n[dependencies]\nserde = \"1\"\n";
         assert_eq!(declared_features(manifest), ["serde", "std"]);
         let core = std::fs::read_to_string(project_root().join("oid-core/Cargo.toml")).unwrap();
-        assert_eq!(
-            declared_features(&core),
-            ["serde", "defmt", "portable-atomic", "critical-section"]
-        );
+        let declared = declared_features(&core);
+        assert_eq!(declared[..4], *crate::ci::CORE_FEATURES);
+        for f in crate::ci::NOSTD_INTEGRATIONS {
+            assert!(declared.iter().any(|d| d == f), "{f} not in {declared:?}");
+        }
+    }
+
+    #[test]
+    fn the_feature_matrix_grows_linearly_in_integrations() {
+        let sets = crate::ci::feature_matrix(&["a", "b"], &["x", "y", "z"]);
+        assert_eq!(sets.len(), 4 + 3 + 1);
+        assert_eq!(sets[4..7], [vec!["x"], vec!["y"], vec!["z"]]);
+        assert_eq!(sets[7], ["a", "b", "x", "y", "z"]);
+        assert_eq!(crate::ci::feature_matrix(&["a"], &[]).len(), 2);
+        let nostd =
+            crate::ci::feature_matrix(crate::ci::CORE_FEATURES, crate::ci::NOSTD_INTEGRATIONS);
+        assert_eq!(nostd.len(), 16 + 4 + 1);
     }
 
     #[test]

@@ -38,7 +38,10 @@ mod tests {
         let a = ObjectId::arbitrary(&mut u).unwrap();
         let b = ObjectId::arbitrary(&mut u).unwrap();
         assert_eq!(a.bytes(), core::array::from_fn::<u8, 12, _>(|i| i as u8));
-        assert_eq!(b.bytes(), core::array::from_fn::<u8, 12, _>(|i| 12 + i as u8));
+        assert_eq!(
+            b.bytes(),
+            core::array::from_fn::<u8, 12, _>(|i| 12 + i as u8)
+        );
         assert_eq!(u.len(), 1);
         assert_eq!(ObjectId::size_hint(0), (12, Some(12)));
     }

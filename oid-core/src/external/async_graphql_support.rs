@@ -53,7 +53,11 @@ mod tests {
         let err = <ObjectId as ScalarType>::parse(Value::from("507f1f77bcf86cd79943901g"))
             .unwrap_err()
             .into_server_error(Default::default());
-        assert!(err.message.contains("invalid character 'g' at index 23"), "{}", err.message);
+        assert!(
+            err.message.contains("invalid character 'g' at index 23"),
+            "{}",
+            err.message
+        );
         assert!(<ObjectId as ScalarType>::parse(Value::Null).is_err());
         assert!(!<ObjectId as ScalarType>::is_valid(&Value::from("xyz")));
     }

@@ -23,8 +23,8 @@
 
 use std::borrow::Cow;
 
-use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::{PartialSchema, ToSchema};
 
 use super::{DESCRIPTION, HEX_PATTERN};
