@@ -12,7 +12,7 @@ proptest! {
     fn any_twelve_bytes_make_an_id(data in proptest::collection::vec(any::<u8>(), 12..100)) {
         let mut u = Unstructured::new(&data);
         let id = CoreId::arbitrary(&mut u).expect("12 bytes are enough");
-        prop_assert_eq!(id.bytes()[..], data[..12]);
+        prop_assert_eq!(&id.bytes()[..], &data[..12]);
         prop_assert_eq!(u.len(), data.len() - 12);
 
         let hex = id.to_hex();

@@ -56,5 +56,8 @@ fn short_input_is_an_error() {
         assert!(borsh::from_slice::<CoreId>(&[0u8; 12][..len]).is_err());
         assert!(borsh::from_slice::<BsonId>(&[0u8; 12][..len]).is_err());
     }
-    assert!(borsh::from_slice::<CoreId>(&[0u8; 13]).is_err(), "a byte left over");
+    assert!(
+        borsh::from_slice::<CoreId>(&[0u8; 13]).is_err(),
+        "a byte left over"
+    );
 }

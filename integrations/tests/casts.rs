@@ -24,7 +24,8 @@ proptest! {
             let bson = bson.expect("a multiple of 12 bytes");
             prop_assert_eq!(core.as_ptr().cast::<u8>(), bytes.as_ptr());
             prop_assert_eq!(bson.as_ptr().cast::<u8>(), bytes.as_ptr());
-            prop_assert_eq!(core, ids_of(&bytes).as_slice());
+            let expected = ids_of(&bytes);
+            prop_assert_eq!(core, expected.as_slice());
             prop_assert!(bson.iter().zip(core).all(|(b, c)| CoreId::from(*b) == *c));
             prop_assert_eq!(bytemuck::cast_slice::<CoreId, u8>(core), bytes.as_slice());
             prop_assert_eq!(bytemuck::cast_slice::<BsonId, u8>(bson), bytes.as_slice());
@@ -43,7 +44,8 @@ proptest! {
             let bson = bson.expect("a multiple of 12 bytes");
             prop_assert_eq!(core.as_ptr().cast::<u8>(), bytes.as_ptr());
             prop_assert_eq!(bson.as_ptr().cast::<u8>(), bytes.as_ptr());
-            prop_assert_eq!(core, ids_of(&bytes).as_slice());
+            let expected = ids_of(&bytes);
+            prop_assert_eq!(core, expected.as_slice());
             prop_assert_eq!(core.as_bytes(), bytes.as_slice());
             prop_assert_eq!(bson.as_bytes(), bytes.as_slice());
         } else {
@@ -58,7 +60,10 @@ fn mutable_casts_write_through() {
     let mut bytes = [0u8; 24];
     let ids: &mut [CoreId] = bytemuck::cast_slice_mut(&mut bytes);
     ids[1] = oid_core::oid!("507f1f77bcf86cd799439011");
-    assert_eq!(bytes[12..], oid_core::oid!("507f1f77bcf86cd799439011").bytes());
+    assert_eq!(
+        bytes[12..],
+        oid_core::oid!("507f1f77bcf86cd799439011").bytes()
+    );
     let ids = <[BsonId]>::mut_from_bytes(&mut bytes).expect("24 bytes");
     ids[0] = BsonId::from_bytes([9; 12]);
     assert_eq!(bytes[..12], [9; 12]);

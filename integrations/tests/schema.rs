@@ -28,7 +28,8 @@ const BAD: &[&str] = &[
 ];
 
 fn validator(schema: &Value) -> Validator {
-    jsonschema::validator_for(schema).unwrap_or_else(|e| panic!("not a valid schema: {e}\n{schema:#}"))
+    jsonschema::validator_for(schema)
+        .unwrap_or_else(|e| panic!("not a valid schema: {e}\n{schema:#}"))
 }
 
 /// The schema must agree with `parse_str` on every sample: no id rejected, no bad string let in.
@@ -42,7 +43,12 @@ fn check_id_schema(schema: &Value) {
         assert!(CoreId::parse_str(s).is_err());
         assert!(!v.is_valid(&json!(s)), "{s:?} accepted by {schema:#}");
     }
-    for not_a_string in [json!(12), json!(null), json!({"$oid": GOOD[0]}), json!([1, 2])] {
+    for not_a_string in [
+        json!(12),
+        json!(null),
+        json!({"$oid": GOOD[0]}),
+        json!([1, 2]),
+    ] {
         assert!(!v.is_valid(&not_a_string), "{not_a_string} accepted");
     }
     // What serde writes for real ids validates.
@@ -70,8 +76,14 @@ fn users(v: &Validator) {
     assert!(v.is_valid(&written), "{written}");
     assert!(v.is_valid(&json!({"id": GOOD[1], "owner": null, "name": "x"})));
     for bad in BAD {
-        assert!(!v.is_valid(&json!({"id": bad, "owner": null, "name": "x"})), "{bad:?}");
-        assert!(!v.is_valid(&json!({"id": GOOD[0], "owner": bad, "name": "x"})), "{bad:?}");
+        assert!(
+            !v.is_valid(&json!({"id": bad, "owner": null, "name": "x"})),
+            "{bad:?}"
+        );
+        assert!(
+            !v.is_valid(&json!({"id": GOOD[0], "owner": bad, "name": "x"})),
+            "{bad:?}"
+        );
     }
 }
 
@@ -81,7 +93,11 @@ fn schemars_id_schema() {
         let schema = schema.to_value();
         assert_eq!(schema["type"], "string");
         assert_eq!(schema["pattern"], "^[0-9a-fA-F]{24}$");
-        assert!(schema["description"].as_str().is_some_and(|d| !d.is_empty()));
+        assert!(
+            schema["description"]
+                .as_str()
+                .is_some_and(|d| !d.is_empty())
+        );
         check_id_schema(&schema);
     }
 }
@@ -116,8 +132,14 @@ fn utoipa_struct_with_an_id_field_in_an_openapi_document() {
     let doc = serde_json::to_value(Api::openapi()).expect("to JSON");
     let schemas = &doc["components"]["schemas"];
     // The id is a named component, referenced from the struct.
-    assert_eq!(schemas["ObjectId"]["pattern"], "^[0-9a-fA-F]{24}$", "{doc:#}");
-    assert_eq!(schemas["User"]["properties"]["id"]["$ref"], "#/components/schemas/ObjectId");
+    assert_eq!(
+        schemas["ObjectId"]["pattern"], "^[0-9a-fA-F]{24}$",
+        "{doc:#}"
+    );
+    assert_eq!(
+        schemas["User"]["properties"]["id"]["$ref"],
+        "#/components/schemas/ObjectId"
+    );
     // Validate against the User schema with the document's components in scope.
     let root = json!({
         "$ref": "#/components/schemas/User",

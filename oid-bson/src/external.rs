@@ -111,10 +111,6 @@ mod async_graphql_support {
                 .map_err(async_graphql::InputValueError::propagate)
         }
 
-        fn is_valid(value: &Value) -> bool {
-            <oid_core::ObjectId as ScalarType>::is_valid(value)
-        }
-
         fn to_value(&self) -> Value {
             oid_core::ObjectId::from(*self).to_value()
         }

@@ -1,7 +1,8 @@
 //! `async-graphql` support (feature `async-graphql`): [`ObjectId`] is a GraphQL scalar named
 //! `ObjectId`. As input it takes a string of 24 hex digits in either case (what
-//! [`ObjectId::parse_str`] accepts); anything else is a GraphQL input error that says what was
-//! wrong, never a panic. As output it is the lowercase hex string.
+//! [`ObjectId::parse_str`] accepts); anything else is a GraphQL input error that carries the
+//! [`ParseError`](crate::ParseError) message (`Failed to parse "ObjectId": invalid character 'g'
+//! at index 23: expected a hex digit`), never a panic. As output it is the lowercase hex string.
 //!
 //! # Examples
 //!
@@ -33,10 +34,6 @@ impl ScalarType for ObjectId {
         }
     }
 
-    fn is_valid(value: &Value) -> bool {
-        matches!(value, Value::String(s) if ObjectId::parse_str(s).is_ok())
-    }
-
     fn to_value(&self) -> Value {
         Value::String(self.to_hex().as_str().to_string())
     }
@@ -59,6 +56,5 @@ mod tests {
             err.message
         );
         assert!(<ObjectId as ScalarType>::parse(Value::Null).is_err());
-        assert!(!<ObjectId as ScalarType>::is_valid(&Value::from("xyz")));
     }
 }
