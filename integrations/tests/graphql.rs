@@ -1,6 +1,12 @@
 //! async-graphql: schemas with queries that take and return `ObjectId` (oid-core's and
 //! oid-bson's), executed: any-case input, lowercase output, bad input a GraphQL error.
 
+#![allow(
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers outside #[test] fns: a failure there is a test failure"
+)]
+
 use async_graphql::{EmptyMutation, EmptySubscription, Object, Request, Schema, Variables};
 use serde_json::json;
 

@@ -2,6 +2,12 @@
 //! accept real ids (and the JSON our serde impls write) and reject bad ones, alone and as a
 //! field of a derived struct, for oid-core's and oid-bson's types.
 
+#![allow(
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers outside #[test] fns: a failure there is a test failure"
+)]
+
 use jsonschema::Validator;
 use serde::Serialize;
 use serde_json::{Value, json};
