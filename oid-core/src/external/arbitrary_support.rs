@@ -1,22 +1,23 @@
-//! `arbitrary` support (feature `arbitrary`): any 12 bytes make an [`ObjectId`], so fuzzers
-//! reach every id.
-//!
-//! # Examples
-//!
-//! ```
-//! use arbitrary::{Arbitrary, Unstructured};
-//! use oid_core::ObjectId;
-//!
-//! let data = [0x65, 0x53, 0xf1, 0x00, 1, 2, 3, 4, 5, 0, 0, 7, 0xff];
-//! let id = ObjectId::arbitrary(&mut Unstructured::new(&data))?;
-//! assert_eq!(id.to_hex(), "6553f1000102030405000007");
-//! # Ok::<(), arbitrary::Error>(())
-//! ```
+//! `arbitrary` support (feature `arbitrary`); the docs and example are on the impl.
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 
 use crate::ObjectId;
 
+/// `arbitrary` support (feature `arbitrary`): any 12 bytes make an [`ObjectId`], so fuzzers
+/// reach every id.
+///
+/// # Examples
+///
+/// ```
+/// use arbitrary::{Arbitrary, Unstructured};
+/// use oid_core::ObjectId;
+///
+/// let data = [0x65, 0x53, 0xf1, 0x00, 1, 2, 3, 4, 5, 0, 0, 7, 0xff];
+/// let id = ObjectId::arbitrary(&mut Unstructured::new(&data))?;
+/// assert_eq!(id.to_hex(), "6553f1000102030405000007");
+/// # Ok::<(), arbitrary::Error>(())
+/// ```
 impl<'a> Arbitrary<'a> for ObjectId {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         <[u8; 12]>::arbitrary(u).map(ObjectId::from_bytes)

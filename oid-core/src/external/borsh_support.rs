@@ -1,25 +1,26 @@
-//! `borsh` support (feature `borsh`): an [`ObjectId`] is written as its 12 raw bytes, with no
-//! length prefix — byte for byte what borsh's own `bson` feature writes for
-//! `bson::oid::ObjectId`, so the two types read each other's data.
-//!
-//! # Examples
-//!
-//! ```
-//! use oid_core::{oid, ObjectId};
-//!
-//! let id = oid!("507f1f77bcf86cd799439011");
-//! let bytes = borsh::to_vec(&id)?;
-//! assert_eq!(bytes, id.bytes());
-//! assert_eq!(borsh::from_slice::<ObjectId>(&bytes)?, id);
-//! assert!(borsh::from_slice::<ObjectId>(&bytes[..11]).is_err());
-//! # Ok::<(), borsh::io::Error>(())
-//! ```
+//! `borsh` support (feature `borsh`); the docs and example are on the impl.
 
 use borsh::io::{Read, Result, Write};
 use borsh::{BorshDeserialize, BorshSerialize};
 
 use crate::ObjectId;
 
+/// `borsh` support (feature `borsh`): an [`ObjectId`] is written as its 12 raw bytes, with no
+/// length prefix — byte for byte what borsh's own `bson` feature writes for
+/// `bson::oid::ObjectId`, so the two types read each other's data.
+///
+/// # Examples
+///
+/// ```
+/// use oid_core::{oid, ObjectId};
+///
+/// let id = oid!("507f1f77bcf86cd799439011");
+/// let bytes = borsh::to_vec(&id)?;
+/// assert_eq!(bytes, id.bytes());
+/// assert_eq!(borsh::from_slice::<ObjectId>(&bytes)?, id);
+/// assert!(borsh::from_slice::<ObjectId>(&bytes[..11]).is_err());
+/// # Ok::<(), borsh::io::Error>(())
+/// ```
 impl BorshSerialize for ObjectId {
     fn serialize<W: Write>(&self, writer: &mut W) -> Result<()> {
         writer.write_all(self.as_bytes())

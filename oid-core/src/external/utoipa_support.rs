@@ -1,25 +1,4 @@
-//! `utoipa` support (feature `utoipa`): [`ObjectId`] is an OpenAPI schema named `ObjectId`: a
-//! string of 24 hex digits (`pattern: ^[0-9a-fA-F]{24}$`, the strings
-//! [`ObjectId::parse_str`] accepts), a description and an example value, matching the serde
-//! form in JSON.
-//!
-//! # Examples
-//!
-//! ```
-//! use oid_core::ObjectId;
-//! use utoipa::{PartialSchema, ToSchema};
-//!
-//! #[derive(ToSchema)]
-//! struct User {
-//!     id: ObjectId,
-//!     name: String,
-//! }
-//!
-//! assert_eq!(ObjectId::name(), "ObjectId");
-//! let json = serde_json::to_value(ObjectId::schema()).unwrap();
-//! assert_eq!(json["type"], "string");
-//! assert_eq!(json["pattern"], "^[0-9a-fA-F]{24}$");
-//! ```
+//! `utoipa` support (feature `utoipa`); the docs and example are on the impl.
 
 use std::borrow::Cow;
 
@@ -33,6 +12,28 @@ use crate::ObjectId;
 /// An id that serves as the example value in the schema.
 const EXAMPLE: &str = "507f1f77bcf86cd799439011";
 
+/// `utoipa` support (feature `utoipa`): [`ObjectId`] is an OpenAPI schema named `ObjectId`: a
+/// string of 24 hex digits (`pattern: ^[0-9a-fA-F]{24}$`, the strings
+/// [`ObjectId::parse_str`] accepts), a description and an example value, matching the serde
+/// form in JSON.
+///
+/// # Examples
+///
+/// ```
+/// use oid_core::ObjectId;
+/// use utoipa::{PartialSchema, ToSchema};
+///
+/// #[derive(ToSchema)]
+/// struct User {
+///     id: ObjectId,
+///     name: String,
+/// }
+///
+/// assert_eq!(ObjectId::name(), "ObjectId");
+/// let json = serde_json::to_value(ObjectId::schema()).unwrap();
+/// assert_eq!(json["type"], "string");
+/// assert_eq!(json["pattern"], "^[0-9a-fA-F]{24}$");
+/// ```
 impl PartialSchema for ObjectId {
     fn schema() -> RefOr<Schema> {
         ObjectBuilder::new()
