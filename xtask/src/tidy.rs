@@ -6,7 +6,7 @@ mod tests {
     use std::fs;
     use std::path::Path;
 
-    use crate::ci::project_root;
+    use crate::util::project_root;
 
     /// The library and binary crates that are published (each a top-level folder).
     const CRATES: &[&str] = &["oid-core", "oid-std", "oid-bson", "oid-embedded", "oid-cli"];
