@@ -22,6 +22,7 @@ mod firmware;
 mod msrv;
 mod nostd;
 mod provision;
+#[cfg(test)]
 mod tidy;
 mod util;
 mod verify;
