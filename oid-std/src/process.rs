@@ -345,7 +345,9 @@ fn next_slow<M: Mode, C: Clock>(clock: &C, reading: u64) -> Result<ObjectId, M::
 fn take<M: Mode>(l: &Local, reading: u64) -> Option<ObjectId> {
     let left = l.left.get();
     if left != 0
-        && l.guard.get().is_some_and(|g| g.load(Relaxed) == l.epoch.get())
+        && l.guard
+            .get()
+            .is_some_and(|g| g.load(Relaxed) == l.epoch.get())
         && (l.reading.get() == reading || reading == NO_READING)
         && !(M::STRICT && l.weak.get())
     {
