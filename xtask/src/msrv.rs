@@ -1,4 +1,4 @@
-//! `cargo xtask msrv`: the library crates checked with the workspace's `rust-version` toolchain
+//! `cargo xtask msrv`: the library crates (and oid-cli) checked with the workspace's `rust-version` toolchain
 //! (installed with rustup when missing), so the declared MSRV is really built.
 
 use xshell::{Shell, cmd};
@@ -44,6 +44,8 @@ const CHECKS: &[(&str, Option<&str>, &str)] = &[
         Some("thumbv7em-none-eabihf"),
         "critical-section,defmt,embassy-time",
     ),
+    // The command-line tool (its README states the same MSRV).
+    ("oid-cli", None, ""),
 ];
 
 /// `cargo xtask msrv`.
@@ -62,6 +64,11 @@ pub(crate) fn check(sh: &Shell) -> Result {
     let mut failures = Vec::new();
     for &(krate, target, features) in CHECKS {
         let target_args: Vec<&str> = target.map(|t| vec!["--target", t]).unwrap_or_default();
+        let kind = if krate == "oid-cli" {
+            "--bins"
+        } else {
+            "--lib"
+        };
         let label = format!(
             "{krate} on {} with [{features}]",
             target.unwrap_or("the host")
@@ -69,7 +76,7 @@ pub(crate) fn check(sh: &Shell) -> Result {
         eprintln!("msrv: {version}: {label}");
         let c = cmd!(
             sh,
-            "cargo {toolchain} check -q -p {krate} --lib {target_args...} --no-default-features --features={features}"
+            "cargo {toolchain} check -q -p {krate} {kind} {target_args...} --no-default-features --features={features}"
         )
         .env("CARGO_TARGET_DIR", &target_dir);
         if c.run().is_err() {
