@@ -197,9 +197,14 @@ mod tests {
             ("lib.rs", "mod a;\nmod b;\npub use a::A;\n"),
             (
                 "a.rs",
-                "use std::fmt;\nuse core::b::X;\n/// See [`crate::b::B`].\nconst S: &str = \"crate::b::B\";\nconst R: &str = r#\"use crate::b;\"#;\nconst C: char = '\"';\nfn f<'a>(x: &'a str) {}\n",
+                "mod c;\nuse c::C;\nuse std::fmt;\nuse core::b::X;\n/// See [`crate::b::B`].\nconst S: &str = \"crate::b::B\";\nconst R: &str = r#\"use crate::b;\"#;\nconst C: char = '\"';\nfn f<'a>(x: &'a str) {}\n",
             ),
             ("b.rs", "use crate::a::A;\n// use crate::b;\n"),
+            // `super` inside an inline module names this file's module, not its parent.
+            (
+                "a/c.rs",
+                "pub struct C;\n#[cfg(test)]\nmod tests {\n    use super::*;\n}\n",
+            ),
         ]);
         let graph = imports::graph(&sources);
         assert!(imports::cycles(&graph).is_empty(), "{graph:?}");
@@ -207,6 +212,7 @@ mod tests {
         let a = vec!["a".to_owned()];
         assert!(graph[&Vec::new()].contains(&a));
         assert!(graph[&vec!["b".to_owned()]].contains(&a));
+        assert!(graph[&a].contains(&vec!["a".to_owned(), "c".to_owned()]));
     }
 
     #[test]

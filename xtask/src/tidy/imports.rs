@@ -93,8 +93,8 @@ fn inline_depth(code: &str, at: usize) -> usize {
             continue;
         }
         if !word.is_empty() {
-            // `mod name {`: the word after `mod` is the name; anything else cancels.
-            mod_pending = word == "mod" || (mod_pending && word != "mod");
+            // `mod name {`: `mod` starts it, the name keeps it; punctuation cancels it.
+            mod_pending = mod_pending || word == "mod";
             word.clear();
         }
         match c {
