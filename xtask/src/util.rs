@@ -99,8 +99,11 @@ pub(crate) fn ensure_targets(sh: &Shell, targets: &[&str]) -> Result {
 
 /// Adds the rustup targets missing from `toolchain` (the project's one when `None`).
 pub(crate) fn ensure_targets_of(sh: &Shell, toolchain: Option<&str>, targets: &[&str]) -> Result {
-    let tc_args = toolchain.map(|t| ["--toolchain", t]);
-    let tc: &[&str] = tc_args.as_ref().map_or(&[], |a| a.as_slice());
+    let tc: Vec<&str> = toolchain
+        .into_iter()
+        .flat_map(|t| ["--toolchain", t])
+        .collect();
+    let tc = tc.as_slice();
     let installed = xshell::cmd!(sh, "rustup target list --installed {tc...}").read()?;
     let missing = missing_lines(&installed, targets);
     if !missing.is_empty() {
