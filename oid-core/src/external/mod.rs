@@ -6,3 +6,19 @@
 
 #[cfg(feature = "serde")]
 pub mod serde_support;
+
+#[cfg(feature = "postgres-types")]
+mod postgres_types_support;
+#[cfg(feature = "rusqlite")]
+mod rusqlite_support;
+#[cfg(any(
+    feature = "sqlx-postgres",
+    feature = "sqlx-sqlite",
+    feature = "postgres-types",
+    feature = "rusqlite"
+))]
+mod sql_text;
+#[cfg(feature = "sqlx-postgres")]
+mod sqlx_postgres_support;
+#[cfg(feature = "sqlx-sqlite")]
+mod sqlx_sqlite_support;
