@@ -45,22 +45,25 @@ fn sqlx_postgres(c: &mut Criterion) {
     let mut g = c.benchmark_group("sqlx-postgres decode 1000 rows");
     g.bench_function(BenchmarkId::from_parameter("ObjectId"), |b| {
         b.iter(|| {
-            let rows: Vec<ObjectId> =
-                rt.block_on(sqlx::query_scalar(decode).fetch_all(&mut conn)).unwrap();
+            let rows: Vec<ObjectId> = rt
+                .block_on(sqlx::query_scalar(decode).fetch_all(&mut conn))
+                .unwrap();
             black_box(rows)
         })
     });
     g.bench_function(BenchmarkId::from_parameter("[u8; 12]"), |b| {
         b.iter(|| {
-            let rows: Vec<[u8; 12]> =
-                rt.block_on(sqlx::query_scalar(decode).fetch_all(&mut conn)).unwrap();
+            let rows: Vec<[u8; 12]> = rt
+                .block_on(sqlx::query_scalar(decode).fetch_all(&mut conn))
+                .unwrap();
             black_box(rows)
         })
     });
     g.bench_function(BenchmarkId::from_parameter("Vec<u8>"), |b| {
         b.iter(|| {
-            let rows: Vec<Vec<u8>> =
-                rt.block_on(sqlx::query_scalar(decode).fetch_all(&mut conn)).unwrap();
+            let rows: Vec<Vec<u8>> = rt
+                .block_on(sqlx::query_scalar(decode).fetch_all(&mut conn))
+                .unwrap();
             black_box(rows)
         })
     });
@@ -71,7 +74,11 @@ fn sqlx_postgres(c: &mut Criterion) {
     g.bench_function(BenchmarkId::from_parameter("ObjectId"), |b| {
         b.iter(|| {
             let n: Option<i32> = rt
-                .block_on(sqlx::query_scalar(bind).bind(black_box(&ids)).fetch_one(&mut conn))
+                .block_on(
+                    sqlx::query_scalar(bind)
+                        .bind(black_box(&ids))
+                        .fetch_one(&mut conn),
+                )
                 .unwrap();
             assert_eq!(n, Some(N as i32));
         })
@@ -79,7 +86,11 @@ fn sqlx_postgres(c: &mut Criterion) {
     g.bench_function(BenchmarkId::from_parameter("[u8; 12]"), |b| {
         b.iter(|| {
             let n: Option<i32> = rt
-                .block_on(sqlx::query_scalar(bind).bind(black_box(&arrays)).fetch_one(&mut conn))
+                .block_on(
+                    sqlx::query_scalar(bind)
+                        .bind(black_box(&arrays))
+                        .fetch_one(&mut conn),
+                )
                 .unwrap();
             assert_eq!(n, Some(N as i32));
         })
@@ -87,7 +98,11 @@ fn sqlx_postgres(c: &mut Criterion) {
     g.bench_function(BenchmarkId::from_parameter("Vec<u8>"), |b| {
         b.iter(|| {
             let n: Option<i32> = rt
-                .block_on(sqlx::query_scalar(bind).bind(black_box(&vecs)).fetch_one(&mut conn))
+                .block_on(
+                    sqlx::query_scalar(bind)
+                        .bind(black_box(&vecs))
+                        .fetch_one(&mut conn),
+                )
                 .unwrap();
             assert_eq!(n, Some(N as i32));
         })
@@ -98,9 +113,11 @@ fn sqlx_postgres(c: &mut Criterion) {
 fn rusqlite(c: &mut Criterion) {
     let conn = rusqlite::Connection::open_in_memory().unwrap();
     let ids = generated_ids(N);
-    conn.execute_batch("CREATE TABLE bench (id BLOB PRIMARY KEY)").unwrap();
+    conn.execute_batch("CREATE TABLE bench (id BLOB PRIMARY KEY)")
+        .unwrap();
     for id in &ids {
-        conn.execute("INSERT INTO bench (id) VALUES (?1)", [id]).unwrap();
+        conn.execute("INSERT INTO bench (id) VALUES (?1)", [id])
+            .unwrap();
     }
     let arrays: Vec<[u8; 12]> = ids.iter().map(|id| id.bytes()).collect();
     let vecs: Vec<Vec<u8>> = ids.iter().map(|id| id.as_bytes().to_vec()).collect();
@@ -143,15 +160,24 @@ fn rusqlite(c: &mut Criterion) {
     let mut bind = conn.prepare("SELECT length(?1)").unwrap();
     g.bench_function(BenchmarkId::from_parameter("ObjectId"), |b| {
         let id = ids[0];
-        b.iter(|| bind.query_row([black_box(&id)], |r| r.get::<_, i64>(0)).unwrap())
+        b.iter(|| {
+            bind.query_row([black_box(&id)], |r| r.get::<_, i64>(0))
+                .unwrap()
+        })
     });
     g.bench_function(BenchmarkId::from_parameter("[u8; 12]"), |b| {
         let bytes = arrays[0];
-        b.iter(|| bind.query_row([black_box(&bytes)], |r| r.get::<_, i64>(0)).unwrap())
+        b.iter(|| {
+            bind.query_row([black_box(&bytes)], |r| r.get::<_, i64>(0))
+                .unwrap()
+        })
     });
     g.bench_function(BenchmarkId::from_parameter("Vec<u8>"), |b| {
         let bytes = &vecs[0];
-        b.iter(|| bind.query_row([black_box(bytes)], |r| r.get::<_, i64>(0)).unwrap())
+        b.iter(|| {
+            bind.query_row([black_box(bytes)], |r| r.get::<_, i64>(0))
+                .unwrap()
+        })
     });
     g.finish();
 }

@@ -58,7 +58,9 @@ pub fn postgres_url(test: &str) -> Option<String> {
             if std::env::var("OID_REQUIRE_POSTGRES").as_deref() == Ok("1") {
                 panic!("{test}: OID_TEST_POSTGRES_URL is not set but OID_REQUIRE_POSTGRES=1");
             }
-            eprintln!("{test}: skipped, no PostgreSQL server (set OID_TEST_POSTGRES_URL or run `cargo xtask sql`)");
+            eprintln!(
+                "{test}: skipped, no PostgreSQL server (set OID_TEST_POSTGRES_URL or run `cargo xtask sql`)"
+            );
             None
         }
     }

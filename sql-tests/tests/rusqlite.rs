@@ -1,5 +1,12 @@
 //! `ObjectId` through rusqlite on an in-memory SQLite database.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers outside #[test] fns"
+)]
+
 use oid_core::{FromSliceError, Hex, ObjectId, ParseError, Upper};
 use rusqlite::{Connection, Error, params};
 use sql_tests::{ROWS, generated_ids, shuffled, test_range};
@@ -27,7 +34,11 @@ fn round_trip_order_and_range() {
             .unwrap();
         for i in shuffled(ROWS) {
             let id = ids[i];
-            let hex: Hex = if i % 2 == 0 { id.to_hex() } else { id.to_hex_upper() };
+            let hex: Hex = if i % 2 == 0 {
+                id.to_hex()
+            } else {
+                id.to_hex_upper()
+            };
             let parent: Option<ObjectId> = (i % 3 == 0).then(|| ids[(i + 1) % ROWS]);
             insert.execute(params![id, hex, parent]).unwrap();
         }
@@ -43,7 +54,9 @@ fn round_trip_order_and_range() {
         .unwrap();
     assert_eq!(blobs, ROWS as i64);
 
-    let mut select = conn.prepare("SELECT id, hex, hex, parent FROM items ORDER BY id").unwrap();
+    let mut select = conn
+        .prepare("SELECT id, hex, hex, parent FROM items ORDER BY id")
+        .unwrap();
     let rows: Vec<(ObjectId, ObjectId, Hex, Option<ObjectId>)> = select
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
         .unwrap()
@@ -61,7 +74,9 @@ fn round_trip_order_and_range() {
     }
 
     let range = test_range();
-    let Upper::Lt(upper) = range.upper() else { panic!("a closed range has an exclusive end") };
+    let Upper::Lt(upper) = range.upper() else {
+        panic!("a closed range has an exclusive end")
+    };
     let mut query = conn
         .prepare("SELECT id FROM items WHERE id >= ?1 AND id < ?2 ORDER BY id")
         .unwrap();
@@ -70,7 +85,11 @@ fn round_trip_order_and_range() {
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
-    let expected: Vec<ObjectId> = sorted.iter().copied().filter(|id| range.contains(id)).collect();
+    let expected: Vec<ObjectId> = sorted
+        .iter()
+        .copied()
+        .filter(|id| range.contains(id))
+        .collect();
     assert_eq!(expected.len(), 3000);
     assert_eq!(found, expected);
 }
@@ -80,25 +99,36 @@ fn errors_and_null() {
     let conn = Connection::open_in_memory().unwrap();
 
     let err = conn
-        .query_row("SELECT x'0102030405060708090a0b'", [], |r| r.get::<_, ObjectId>(0))
+        .query_row("SELECT x'0102030405060708090a0b'", [], |r| {
+            r.get::<_, ObjectId>(0)
+        })
         .unwrap_err();
     let source = conversion_source(err);
     assert_eq!(source.downcast_ref::<FromSliceError>().unwrap().len(), 11);
 
     let err = conn
-        .query_row("SELECT '507f1f77bcf86cd79943901g'", [], |r| r.get::<_, ObjectId>(0))
+        .query_row("SELECT '507f1f77bcf86cd79943901g'", [], |r| {
+            r.get::<_, ObjectId>(0)
+        })
         .unwrap_err();
     let source = conversion_source(err);
-    assert_eq!(source.downcast_ref::<ParseError>().unwrap().invalid_char(), Some(('g', 23)));
+    assert_eq!(
+        source.downcast_ref::<ParseError>().unwrap().invalid_char(),
+        Some(('g', 23))
+    );
 
-    let err = conn.query_row("SELECT 42", [], |r| r.get::<_, ObjectId>(0)).unwrap_err();
+    let err = conn
+        .query_row("SELECT 42", [], |r| r.get::<_, ObjectId>(0))
+        .unwrap_err();
     assert!(matches!(err, Error::InvalidColumnType(..)), "{err:?}");
 
-    let none: Option<ObjectId> =
-        conn.query_row("SELECT ?1", params![None::<ObjectId>], |r| r.get(0)).unwrap();
+    let none: Option<ObjectId> = conn
+        .query_row("SELECT ?1", params![None::<ObjectId>], |r| r.get(0))
+        .unwrap();
     assert_eq!(none, None);
 
-    let id: ObjectId =
-        conn.query_row("SELECT '507F1F77BCF86CD799439011'", [], |r| r.get(0)).unwrap();
+    let id: ObjectId = conn
+        .query_row("SELECT '507F1F77BCF86CD799439011'", [], |r| r.get(0))
+        .unwrap();
     assert_eq!(id.to_hex(), "507f1f77bcf86cd799439011");
 }

@@ -1,12 +1,23 @@
 //! `ObjectId` through sqlx on a real PostgreSQL server (`cargo xtask sql`).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers outside #[test] fns"
+)]
+
 use oid_core::{FromSliceError, Hex, ObjectId, ParseError, Upper};
 use sql_tests::{ROWS, generated_ids, postgres_url, shuffled, test_range};
 use sqlx::{Connection, PgConnection};
 
 async fn connect(test: &str) -> Option<PgConnection> {
     let url = postgres_url(test)?;
-    Some(PgConnection::connect(&url).await.expect("connect to the test server"))
+    Some(
+        PgConnection::connect(&url)
+            .await
+            .expect("connect to the test server"),
+    )
 }
 
 #[tokio::test]
@@ -26,7 +37,11 @@ async fn round_trip_order_and_range() {
     for i in shuffled(ROWS) {
         let id = ids[i];
         // Odd rows keep the uppercase form: reading accepts any case.
-        let hex: Hex = if i % 2 == 0 { id.to_hex() } else { id.to_hex_upper() };
+        let hex: Hex = if i % 2 == 0 {
+            id.to_hex()
+        } else {
+            id.to_hex_upper()
+        };
         let parent: Option<ObjectId> = (i % 3 == 0).then(|| ids[(i + 1) % ROWS]);
         sqlx::query("INSERT INTO items (id, hex, parent) VALUES ($1, $2, $3)")
             .bind(id)
@@ -58,7 +73,9 @@ async fn round_trip_order_and_range() {
 
     // A time range through the bounds of `IdRange`.
     let range = test_range();
-    let Upper::Lt(upper) = range.upper() else { panic!("a closed range has an exclusive end") };
+    let Upper::Lt(upper) = range.upper() else {
+        panic!("a closed range has an exclusive end")
+    };
     let found: Vec<ObjectId> =
         sqlx::query_scalar("SELECT id FROM items WHERE id >= $1 AND id < $2 ORDER BY id")
             .bind(range.lower())
@@ -66,7 +83,11 @@ async fn round_trip_order_and_range() {
             .fetch_all(&mut conn)
             .await
             .unwrap();
-    let expected: Vec<ObjectId> = sorted.iter().copied().filter(|id| range.contains(id)).collect();
+    let expected: Vec<ObjectId> = sorted
+        .iter()
+        .copied()
+        .filter(|id| range.contains(id))
+        .collect();
     assert_eq!(expected.len(), 3000);
     assert_eq!(found, expected);
 
@@ -86,13 +107,12 @@ async fn text_types_errors_and_null() {
         return;
     };
     let id: ObjectId = "507f1f77bcf86cd799439011".parse().unwrap();
-    let (text, varchar, bpchar): (ObjectId, ObjectId, ObjectId) = sqlx::query_as(
-        "SELECT $1::text, upper($1)::varchar(24), CAST($1 AS CHAR(30))",
-    )
-    .bind(id.to_hex())
-    .fetch_one(&mut conn)
-    .await
-    .unwrap();
+    let (text, varchar, bpchar): (ObjectId, ObjectId, ObjectId) =
+        sqlx::query_as("SELECT $1::text, upper($1)::varchar(24), CAST($1 AS CHAR(30))")
+            .bind(id.to_hex())
+            .fetch_one(&mut conn)
+            .await
+            .unwrap();
     assert_eq!((text, varchar, bpchar), (id, id, id));
 
     // An 11-byte BYTEA: a typed length error.
@@ -100,7 +120,9 @@ async fn text_types_errors_and_null() {
         .fetch_one(&mut conn)
         .await
         .unwrap_err();
-    let sqlx::Error::ColumnDecode { source, .. } = err else { panic!("{err:?}") };
+    let sqlx::Error::ColumnDecode { source, .. } = err else {
+        panic!("{err:?}")
+    };
     assert_eq!(source.downcast_ref::<FromSliceError>().unwrap().len(), 11);
     assert!(source.to_string().contains("expected 12 bytes, found 11"));
 
@@ -109,8 +131,13 @@ async fn text_types_errors_and_null() {
         .fetch_one(&mut conn)
         .await
         .unwrap_err();
-    let sqlx::Error::ColumnDecode { source, .. } = err else { panic!("{err:?}") };
-    assert_eq!(source.downcast_ref::<ParseError>().unwrap().invalid_char(), Some(('g', 23)));
+    let sqlx::Error::ColumnDecode { source, .. } = err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(
+        source.downcast_ref::<ParseError>().unwrap().invalid_char(),
+        Some(('g', 23))
+    );
 
     // NULL into Option<ObjectId>, and None bound as NULL.
     let none: Option<ObjectId> = sqlx::query_scalar("SELECT $1::bytea")

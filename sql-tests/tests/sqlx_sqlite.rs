@@ -1,5 +1,12 @@
 //! `ObjectId` through sqlx on an in-memory SQLite database.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers outside #[test] fns"
+)]
+
 use oid_core::{FromSliceError, Hex, ObjectId, ParseError, Upper};
 use sql_tests::{ROWS, generated_ids, shuffled, test_range};
 use sqlx::{Connection, SqliteConnection};
@@ -20,7 +27,11 @@ async fn round_trip_order_and_range() {
     let mut tx = conn.begin().await.unwrap();
     for i in shuffled(ROWS) {
         let id = ids[i];
-        let hex: Hex = if i % 2 == 0 { id.to_hex() } else { id.to_hex_upper() };
+        let hex: Hex = if i % 2 == 0 {
+            id.to_hex()
+        } else {
+            id.to_hex_upper()
+        };
         let parent: Option<ObjectId> = (i % 3 == 0).then(|| ids[(i + 1) % ROWS]);
         sqlx::query("INSERT INTO items (id, hex, parent) VALUES (?1, ?2, ?3)")
             .bind(id)
@@ -57,7 +68,9 @@ async fn round_trip_order_and_range() {
     }
 
     let range = test_range();
-    let Upper::Lt(upper) = range.upper() else { panic!("a closed range has an exclusive end") };
+    let Upper::Lt(upper) = range.upper() else {
+        panic!("a closed range has an exclusive end")
+    };
     let found: Vec<ObjectId> =
         sqlx::query_scalar("SELECT id FROM items WHERE id >= ?1 AND id < ?2 ORDER BY id")
             .bind(range.lower())
@@ -65,7 +78,11 @@ async fn round_trip_order_and_range() {
             .fetch_all(&mut conn)
             .await
             .unwrap();
-    let expected: Vec<ObjectId> = sorted.iter().copied().filter(|id| range.contains(id)).collect();
+    let expected: Vec<ObjectId> = sorted
+        .iter()
+        .copied()
+        .filter(|id| range.contains(id))
+        .collect();
     assert_eq!(expected.len(), 3000);
     assert_eq!(found, expected);
 }
@@ -78,16 +95,26 @@ async fn errors_and_null() {
         .fetch_one(&mut conn)
         .await
         .unwrap_err();
-    let sqlx::Error::ColumnDecode { source, .. } = err else { panic!("{err:?}") };
+    let sqlx::Error::ColumnDecode { source, .. } = err else {
+        panic!("{err:?}")
+    };
     assert_eq!(source.downcast_ref::<FromSliceError>().unwrap().len(), 11);
 
     let err = sqlx::query_scalar::<_, ObjectId>("SELECT '507f1f77bcf86cd79943901g'")
         .fetch_one(&mut conn)
         .await
         .unwrap_err();
-    let sqlx::Error::ColumnDecode { source, .. } = err else { panic!("{err:?}") };
-    assert_eq!(source.downcast_ref::<ParseError>().unwrap().invalid_char(), Some(('g', 23)));
-    assert_eq!(source.to_string(), "invalid character 'g' at index 23: expected a hex digit");
+    let sqlx::Error::ColumnDecode { source, .. } = err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(
+        source.downcast_ref::<ParseError>().unwrap().invalid_char(),
+        Some(('g', 23))
+    );
+    assert_eq!(
+        source.to_string(),
+        "invalid character 'g' at index 23: expected a hex digit"
+    );
 
     let none: Option<ObjectId> = sqlx::query_scalar("SELECT ?1")
         .bind(None::<ObjectId>)

@@ -19,19 +19,29 @@ use crate::ci::{Result, Runner, cargo_target_dir, run};
 pub(crate) fn sql(args: &[String]) -> Result {
     let mut r = Runner::new()?;
     match args.first().map(String::as_str) {
-        None => r.step("sql: sqlx, postgres-types, rusqlite (PostgreSQL + SQLite)", test),
+        None => r.step(
+            "sql: sqlx, postgres-types, rusqlite (PostgreSQL + SQLite)",
+            test,
+        ),
         Some("bench") => {
             let rest = &args[1..];
             r.step("sql: benchmark", |sh| bench(sh, rest));
         }
-        Some(other) => return Err(format!("unknown `sql` argument {other:?}: expected `bench`")),
+        Some(other) => {
+            return Err(format!(
+                "unknown `sql` argument {other:?}: expected `bench`"
+            ));
+        }
     }
     r.finish()
 }
 
 /// The CI step: every sql-tests test with a real server, none skipped.
 pub(crate) fn ci_step(r: &mut Runner) {
-    r.step("sql: sqlx, postgres-types, rusqlite (PostgreSQL + SQLite)", test);
+    r.step(
+        "sql: sqlx, postgres-types, rusqlite (PostgreSQL + SQLite)",
+        test,
+    );
 }
 
 fn test(sh: &Shell) -> Result {
@@ -44,9 +54,11 @@ fn test(sh: &Shell) -> Result {
 
 fn bench(sh: &Shell, args: &[String]) -> Result {
     with_server(sh, |url| {
-        run(cmd!(sh, "cargo bench -p sql-tests --bench sql -- {args...}")
-            .env("OID_TEST_POSTGRES_URL", url)
-            .env("OID_REQUIRE_POSTGRES", "1"))
+        run(
+            cmd!(sh, "cargo bench -p sql-tests --bench sql -- {args...}")
+                .env("OID_TEST_POSTGRES_URL", url)
+                .env("OID_REQUIRE_POSTGRES", "1"),
+        )
     })
 }
 
@@ -58,7 +70,13 @@ pub(crate) fn with_server(sh: &Shell, f: impl FnOnce(&str) -> Result) -> Result 
     if dir.exists() {
         // A previous run that was killed may have left its server running.
         let _ = server_cmd(sh, as_root, &bin.join("pg_ctl"))
-            .args(["-D", &path_str(&dir.join("data"))?, "-m", "immediate", "stop"])
+            .args([
+                "-D",
+                &path_str(&dir.join("data"))?,
+                "-m",
+                "immediate",
+                "stop",
+            ])
             .quiet()
             .ignore_stderr()
             .ignore_stdout()
@@ -86,18 +104,20 @@ pub(crate) fn with_server(sh: &Shell, f: impl FnOnce(&str) -> Result) -> Result 
     ]))?;
     let port = free_port()?;
     let options = format!("-p {port} -k {d} -h 127.0.0.1 -F");
-    let started = run(server_cmd(sh, as_root, &bin.join("pg_ctl")).args([
-        "-D", &data, "-o", &options, "-l", &log, "-w", "start",
-    ]));
+    let started = run(server_cmd(sh, as_root, &bin.join("pg_ctl"))
+        .args(["-D", &data, "-o", &options, "-l", &log, "-w", "start"]));
     if let Err(e) = started {
         let log_text = sh.read_file(&log).unwrap_or_default();
         return Err(format!("could not start PostgreSQL: {e}\n{log_text}"));
     }
-    eprintln!("xtask: PostgreSQL from {} on 127.0.0.1:{port}", bin.display());
+    eprintln!(
+        "xtask: PostgreSQL from {} on 127.0.0.1:{port}",
+        bin.display()
+    );
     let url = format!("postgres://oid@127.0.0.1:{port}/postgres");
     let outcome = f(&url);
-    let stopped = run(server_cmd(sh, as_root, &bin.join("pg_ctl"))
-        .args(["-D", &data, "-m", "fast", "stop"]));
+    let stopped =
+        run(server_cmd(sh, as_root, &bin.join("pg_ctl")).args(["-D", &data, "-m", "fast", "stop"]));
     outcome.and(stopped)
 }
 
@@ -111,9 +131,7 @@ fn server_cmd<'a>(sh: &'a Shell, as_root: bool, bin: &Path) -> xshell::Cmd<'a> {
 }
 
 fn is_root(sh: &Shell) -> bool {
-    cmd!(sh, "id -u")
-        .read()
-        .is_ok_and(|uid| uid.trim() == "0")
+    cmd!(sh, "id -u").read().is_ok_and(|uid| uid.trim() == "0")
 }
 
 /// The newest `/usr/lib/postgresql/*/bin` with `initdb`, installing Debian's `postgresql`
@@ -123,12 +141,17 @@ fn server_bin(sh: &Shell) -> Result<PathBuf> {
         return Ok(bin);
     }
     if !is_root(sh) {
-        return Err("no PostgreSQL server in /usr/lib/postgresql: install the `postgresql` package".into());
+        return Err(
+            "no PostgreSQL server in /usr/lib/postgresql: install the `postgresql` package".into(),
+        );
     }
     eprintln!("xtask: installing the postgresql package");
     run(cmd!(sh, "apt-get update -qq"))?;
-    run(cmd!(sh, "apt-get install -y -qq --no-install-recommends postgresql")
-        .env("DEBIAN_FRONTEND", "noninteractive"))?;
+    run(cmd!(
+        sh,
+        "apt-get install -y -qq --no-install-recommends postgresql"
+    )
+    .env("DEBIAN_FRONTEND", "noninteractive"))?;
     newest_bin().ok_or_else(|| "the postgresql package installed no initdb".to_owned())
 }
 
