@@ -1,8 +1,11 @@
-//! Helpers shared by the tests and benches of oid-core's SQL integrations.
+#![doc = include_str!("../README.md")]
 //!
-//! The PostgreSQL tests read the server's URL from `OID_TEST_POSTGRES_URL`
-//! (`cargo xtask sql` starts a throwaway server and sets it). Without it they print that they
-//! skipped, unless `OID_REQUIRE_POSTGRES=1`, where a missing server fails them.
+//! ## Helpers
+//!
+//! Shared by the tests and the benchmark. The PostgreSQL tests read the server's URL from
+//! `OID_TEST_POSTGRES_URL` (`cargo xtask sql` starts a throwaway server and sets it). Without
+//! it they print that they skipped, unless `OID_REQUIRE_POSTGRES=1`, where a missing server
+//! fails them.
 
 use oid_core::{Generator, IdRange, ManualClock, ObjectId};
 use oid_std::OsEntropy;
