@@ -41,21 +41,25 @@ fn checked<T: ToSql>(value: &T, ty: &Type, out: &mut BytesMut) -> Result<IsNull,
 }
 
 impl ToSql for ObjectId {
+    #[inline]
     fn to_sql(&self, _: &Type, out: &mut BytesMut) -> Result<IsNull, BoxError> {
         out.extend_from_slice(self.as_bytes());
         Ok(IsNull::No)
     }
 
+    #[inline]
     fn accepts(ty: &Type) -> bool {
         *ty == Type::BYTEA
     }
 
+    #[inline]
     fn to_sql_checked(&self, ty: &Type, out: &mut BytesMut) -> Result<IsNull, BoxError> {
         checked(self, ty, out)
     }
 }
 
 impl<'a> FromSql<'a> for ObjectId {
+    #[inline]
     fn from_sql(ty: &Type, raw: &'a [u8]) -> Result<Self, BoxError> {
         if *ty == Type::BYTEA {
             Ok(ObjectId::try_from(raw)?)
@@ -70,20 +74,24 @@ impl<'a> FromSql<'a> for ObjectId {
         }
     }
 
+    #[inline]
     fn accepts(ty: &Type) -> bool {
         *ty == Type::BYTEA || is_text(ty)
     }
 }
 
 impl ToSql for Hex {
+    #[inline]
     fn to_sql(&self, ty: &Type, out: &mut BytesMut) -> Result<IsNull, BoxError> {
         <&str as ToSql>::to_sql(&self.as_str(), ty, out)
     }
 
+    #[inline]
     fn accepts(ty: &Type) -> bool {
         <&str as ToSql>::accepts(ty)
     }
 
+    #[inline]
     fn to_sql_checked(&self, ty: &Type, out: &mut BytesMut) -> Result<IsNull, BoxError> {
         checked(self, ty, out)
     }
@@ -91,10 +99,12 @@ impl ToSql for Hex {
 
 /// Reads any column an [`ObjectId`] reads and gives its lowercase hex form.
 impl<'a> FromSql<'a> for Hex {
+    #[inline]
     fn from_sql(ty: &Type, raw: &'a [u8]) -> Result<Self, BoxError> {
         <ObjectId as FromSql<'a>>::from_sql(ty, raw).map(|id| id.to_hex())
     }
 
+    #[inline]
     fn accepts(ty: &Type) -> bool {
         <ObjectId as FromSql<'a>>::accepts(ty)
     }

@@ -25,12 +25,14 @@ use super::sql_text::parse_text;
 use crate::{Hex, ObjectId};
 
 impl ToSql for ObjectId {
+    #[inline]
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
         Ok(ToSqlOutput::Borrowed(ValueRef::Blob(self.as_bytes())))
     }
 }
 
 impl FromSql for ObjectId {
+    #[inline]
     fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
         match value {
             ValueRef::Blob(b) => {
@@ -45,6 +47,7 @@ impl FromSql for ObjectId {
 }
 
 impl ToSql for Hex {
+    #[inline]
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
         Ok(ToSqlOutput::Borrowed(ValueRef::Text(self.as_bytes())))
     }
@@ -52,6 +55,7 @@ impl ToSql for Hex {
 
 /// Reads any value an [`ObjectId`] reads and gives its lowercase hex form.
 impl FromSql for Hex {
+    #[inline]
     fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
         ObjectId::column_result(value).map(|id| id.to_hex())
     }

@@ -26,33 +26,39 @@ use super::sql_text::parse_text;
 use crate::{Hex, ObjectId};
 
 impl Type<Postgres> for ObjectId {
+    #[inline]
     fn type_info() -> PgTypeInfo {
         <[u8] as Type<Postgres>>::type_info()
     }
 
+    #[inline]
     fn compatible(ty: &PgTypeInfo) -> bool {
         <[u8] as Type<Postgres>>::compatible(ty) || <str as Type<Postgres>>::compatible(ty)
     }
 }
 
 impl PgHasArrayType for ObjectId {
+    #[inline]
     fn array_type_info() -> PgTypeInfo {
         <&[u8] as PgHasArrayType>::array_type_info()
     }
 }
 
 impl Encode<'_, Postgres> for ObjectId {
+    #[inline]
     fn encode_by_ref(&self, buf: &mut PgArgumentBuffer) -> Result<IsNull, BoxDynError> {
         buf.extend_from_slice(self.as_bytes());
         Ok(IsNull::No)
     }
 
+    #[inline]
     fn size_hint(&self) -> usize {
         12
     }
 }
 
 impl Decode<'_, Postgres> for ObjectId {
+    #[inline]
     fn decode(value: PgValueRef<'_>) -> Result<Self, BoxDynError> {
         let is_bytea = *value.type_info() == <[u8] as Type<Postgres>>::type_info();
         let raw = value.as_bytes()?;
@@ -79,27 +85,32 @@ fn trim_blanks(mut b: &[u8]) -> &[u8] {
 }
 
 impl Type<Postgres> for Hex {
+    #[inline]
     fn type_info() -> PgTypeInfo {
         <str as Type<Postgres>>::type_info()
     }
 
+    #[inline]
     fn compatible(ty: &PgTypeInfo) -> bool {
         <ObjectId as Type<Postgres>>::compatible(ty)
     }
 }
 
 impl PgHasArrayType for Hex {
+    #[inline]
     fn array_type_info() -> PgTypeInfo {
         <&str as PgHasArrayType>::array_type_info()
     }
 }
 
 impl Encode<'_, Postgres> for Hex {
+    #[inline]
     fn encode_by_ref(&self, buf: &mut PgArgumentBuffer) -> Result<IsNull, BoxDynError> {
         buf.extend_from_slice(self.as_bytes());
         Ok(IsNull::No)
     }
 
+    #[inline]
     fn size_hint(&self) -> usize {
         Hex::LENGTH
     }
@@ -107,6 +118,7 @@ impl Encode<'_, Postgres> for Hex {
 
 /// Reads any column an [`ObjectId`] reads and gives its lowercase hex form.
 impl Decode<'_, Postgres> for Hex {
+    #[inline]
     fn decode(value: PgValueRef<'_>) -> Result<Self, BoxDynError> {
         <ObjectId as Decode<'_, Postgres>>::decode(value).map(|id| id.to_hex())
     }

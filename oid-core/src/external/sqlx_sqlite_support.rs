@@ -29,16 +29,19 @@ use super::sql_text::parse_text;
 use crate::{Hex, ObjectId};
 
 impl Type<Sqlite> for ObjectId {
+    #[inline]
     fn type_info() -> SqliteTypeInfo {
         <[u8] as Type<Sqlite>>::type_info()
     }
 
+    #[inline]
     fn compatible(ty: &SqliteTypeInfo) -> bool {
         <[u8] as Type<Sqlite>>::compatible(ty) || <str as Type<Sqlite>>::compatible(ty)
     }
 }
 
 impl<'q> Encode<'q, Sqlite> for ObjectId {
+    #[inline]
     fn encode_by_ref(
         &self,
         args: &mut Vec<SqliteArgumentValue<'q>>,
@@ -49,12 +52,14 @@ impl<'q> Encode<'q, Sqlite> for ObjectId {
         Ok(IsNull::No)
     }
 
+    #[inline]
     fn size_hint(&self) -> usize {
         12
     }
 }
 
 impl<'r> Decode<'r, Sqlite> for ObjectId {
+    #[inline]
     fn decode(value: SqliteValueRef<'r>) -> Result<Self, BoxDynError> {
         let is_text = value.type_info().name() == "TEXT";
         // For a TEXT value, SQLite hands over its (UTF-8) bytes.
@@ -68,16 +73,19 @@ impl<'r> Decode<'r, Sqlite> for ObjectId {
 }
 
 impl Type<Sqlite> for Hex {
+    #[inline]
     fn type_info() -> SqliteTypeInfo {
         <str as Type<Sqlite>>::type_info()
     }
 
+    #[inline]
     fn compatible(ty: &SqliteTypeInfo) -> bool {
         <ObjectId as Type<Sqlite>>::compatible(ty)
     }
 }
 
 impl<'q> Encode<'q, Sqlite> for Hex {
+    #[inline]
     fn encode_by_ref(
         &self,
         args: &mut Vec<SqliteArgumentValue<'q>>,
@@ -88,6 +96,7 @@ impl<'q> Encode<'q, Sqlite> for Hex {
         Ok(IsNull::No)
     }
 
+    #[inline]
     fn size_hint(&self) -> usize {
         Hex::LENGTH
     }
@@ -95,6 +104,7 @@ impl<'q> Encode<'q, Sqlite> for Hex {
 
 /// Reads any value an [`ObjectId`] reads and gives its lowercase hex form.
 impl<'r> Decode<'r, Sqlite> for Hex {
+    #[inline]
     fn decode(value: SqliteValueRef<'r>) -> Result<Self, BoxDynError> {
         <ObjectId as Decode<'r, Sqlite>>::decode(value).map(|id| id.to_hex())
     }
