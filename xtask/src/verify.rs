@@ -413,7 +413,16 @@ mod tests {
         let core = std::fs::read_to_string(project_root().join("oid-core/Cargo.toml")).unwrap();
         assert_eq!(
             declared_features(&core),
-            ["serde", "defmt", "portable-atomic", "critical-section"]
+            [
+                "serde",
+                "defmt",
+                "portable-atomic",
+                "critical-section",
+                "sqlx-postgres",
+                "sqlx-sqlite",
+                "postgres-types",
+                "rusqlite"
+            ]
         );
     }
 
