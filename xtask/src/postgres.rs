@@ -2,7 +2,8 @@
 //! server, and their benchmark.
 //!
 //! Self-contained: installs the Debian `postgresql` package when no server binaries are found
-//! (as root), creates a cluster with `initdb` under `target/postgres/`, starts it with `pg_ctl`
+//! (as root), creates a cluster with `initdb` under `target/postgres/` (under the temp dir when
+//! the `postgres` user cannot reach `target/`), starts it with `pg_ctl`
 //! on a free loopback port (as the `postgres` user when run as root: the server refuses root),
 //! runs the tests with `OID_TEST_POSTGRES_URL` set and `OID_REQUIRE_POSTGRES=1` (so a test
 //! that skipped for want of a server fails), and stops the server afterwards, also when the
@@ -66,7 +67,7 @@ fn bench(sh: &Shell, args: &[String]) -> Result {
 pub(crate) fn with_server(sh: &Shell, f: impl FnOnce(&str) -> Result) -> Result {
     let bin = server_bin(sh)?;
     let as_root = is_root(sh);
-    let dir = cargo_target_dir().join("postgres");
+    let dir = cluster_dir(sh, as_root);
     if dir.exists() {
         // A previous run that was killed may have left its server running.
         let _ = server_cmd(sh, as_root, &bin.join("pg_ctl"))
@@ -119,6 +120,23 @@ pub(crate) fn with_server(sh: &Shell, f: impl FnOnce(&str) -> Result) -> Result 
     let stopped =
         run(server_cmd(sh, as_root, &bin.join("pg_ctl")).args(["-D", &data, "-m", "fast", "stop"]));
     outcome.and(stopped)
+}
+
+/// `target/postgres/`, or, when we are root and the `postgres` user cannot reach into `target/`
+/// (a checkout under a private home folder), a folder of the same name under the temp dir.
+fn cluster_dir(sh: &Shell, as_root: bool) -> PathBuf {
+    let target = cargo_target_dir();
+    if as_root {
+        let reachable = cmd!(sh, "runuser -u postgres -- test -x {target}")
+            .quiet()
+            .ignore_stderr()
+            .run()
+            .is_ok();
+        if !reachable {
+            return std::env::temp_dir().join("oid-xtask-postgres");
+        }
+    }
+    target.join("postgres")
 }
 
 /// `BIN` run as the `postgres` user when we are root, as ourselves otherwise.
