@@ -60,5 +60,6 @@ pub(crate) fn ci() -> Result {
     r.step("web page: wasm + chromium", crate::web::build_and_test);
     crate::firmware::ci_steps(&mut r);
     crate::verify::ci_steps(&mut r);
+    crate::postgres::ci_step(&mut r);
     r.finish()
 }

@@ -15,12 +15,14 @@
 //! cargo xtask loom        # oid-core's generator under the loom model checker
 //! cargo xtask stress      # threads, forced counter wraps, forks under load
 //! cargo xtask features    # each library crate with each feature; oid-core in every combination
+//! cargo xtask sql [bench] # SQL integration tests (or benchmark) on a throwaway PostgreSQL + SQLite
 //! ```
 
 mod ci;
 mod firmware;
 mod msrv;
 mod nostd;
+mod postgres;
 mod provision;
 #[cfg(test)]
 mod tidy;
@@ -62,6 +64,9 @@ commands:
   stress   8 threads x 1,000,000 ids, forced counter wraps, forks under load (release)
   features each library crate alone with no feature and with each feature (tests), and
            oid-core checked in every feature combination
+  sql [bench [ARGS]]  sql-tests (sqlx, postgres-types, rusqlite) against a throwaway
+           PostgreSQL server (installed with apt when missing) and SQLite; `bench` runs
+           their criterion benchmark instead
 ";
 
 fn main() -> ExitCode {
@@ -85,6 +90,7 @@ fn main() -> ExitCode {
         "loom" => verify::loom(),
         "stress" => verify::stress(),
         "features" => verify::features(),
+        "sql" => postgres::sql(&args[1..]),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             return ExitCode::SUCCESS;

@@ -47,6 +47,9 @@ pub(crate) fn provision() -> Result {
     r.step("provision: the MSRV toolchain", |sh| {
         msrv_toolchain(sh).map(drop)
     });
+    r.step("provision: the PostgreSQL server", |sh| {
+        crate::postgres::server_bin(sh).map(drop)
+    });
     r.finish()
 }
 

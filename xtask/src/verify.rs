@@ -300,7 +300,8 @@ fn declared_features(manifest: &str) -> Vec<String> {
 
 /// Every library crate alone with no feature and with each feature (build + unit and
 /// integration tests; doc tests run in the main test steps), then `cargo check --all-targets`
-/// of oid-core in every combination of its features.
+/// of oid-core in every combination of its base features, each integration (the SQL ones too)
+/// alone and all of them together (`util::feature_matrix`).
 fn features_step(sh: &Shell) -> Result {
     let root = project_root();
     let mut failures = Vec::new();

@@ -34,3 +34,19 @@ pub(crate) const HEX_PATTERN: &str = "^[0-9a-fA-F]{24}$";
 #[cfg(any(feature = "schemars", feature = "utoipa"))]
 pub(crate) const DESCRIPTION: &str =
     "A MongoDB ObjectId: 24 hexadecimal digits (12 bytes), written in lowercase.";
+
+#[cfg(feature = "postgres-types")]
+mod postgres_types_support;
+#[cfg(feature = "rusqlite")]
+mod rusqlite_support;
+#[cfg(any(
+    feature = "sqlx-postgres",
+    feature = "sqlx-sqlite",
+    feature = "postgres-types",
+    feature = "rusqlite"
+))]
+mod sql_text;
+#[cfg(feature = "sqlx-postgres")]
+mod sqlx_postgres_support;
+#[cfg(feature = "sqlx-sqlite")]
+mod sqlx_sqlite_support;
