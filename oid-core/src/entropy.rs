@@ -38,7 +38,9 @@ impl<T: Entropy + ?Sized> Entropy for &mut T {
     }
 }
 
-/// Draws 5 random bytes and a 24-bit counter start from `entropy`.
+/// Draws 5 random bytes and a 24-bit counter start from `entropy` (for the generator, which
+/// needs 64-bit atomics or `portable-atomic`).
+#[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
 pub(crate) fn seed_from(entropy: &mut impl Entropy) -> Result<([u8; 5], u32), EntropyError> {
     let mut buf = [0u8; 8];
     entropy.fill(&mut buf)?;
