@@ -146,6 +146,9 @@ pub(crate) fn ci() -> Result {
         run(cmd!(sh, "cargo doc --workspace --no-deps --all-features")
             .env("RUSTDOCFLAGS", "-D warnings"))
     });
+    r.step("benches compile", |sh| {
+        run(cmd!(sh, "cargo bench -p oid-benches --no-run"))
+    });
     nostd_steps(&mut r);
     r.step("web page: wasm + chromium", crate::web::build_and_test);
     crate::firmware::ci_steps(&mut r);
