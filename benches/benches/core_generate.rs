@@ -155,13 +155,16 @@ fn threads(c: &mut Criterion) {
     let generator = generator();
     for threads in [1usize, 2] {
         g.throughput(Throughput::Elements(threads as u64));
-        g.bench_function(format!("floor: shared relaxed fetch_add, {threads} thread(s)"), |b| {
-            b.iter_custom(|iters| {
-                run_threads(&floor_clock, threads, iters, &|| {
-                    black_box(counter.fetch_add(1, Ordering::Relaxed));
+        g.bench_function(
+            format!("floor: shared relaxed fetch_add, {threads} thread(s)"),
+            |b| {
+                b.iter_custom(|iters| {
+                    run_threads(&floor_clock, threads, iters, &|| {
+                        black_box(counter.fetch_add(1, Ordering::Relaxed));
+                    })
                 })
-            })
-        });
+            },
+        );
         g.bench_function(format!("Generator::next, {threads} thread(s)"), |b| {
             b.iter_custom(|iters| {
                 run_threads(generator.clock(), threads, iters, &|| {
