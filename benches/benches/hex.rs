@@ -1,10 +1,9 @@
 //! Parsing and formatting, ours against the `bson` crate and the floors in the same run.
 //!
-//! Every case is timed through [`timed`], a loop that passes each result to
+//! Every case, floors included, is timed through [`timed`], a loop that passes each result to
 //! `std::hint::black_box`, rather than criterion's `iter`: criterion 0.5's `iter` copies each
-//! result with a volatile read (its stable `black_box`), which costs more for a 24-byte
-//! `Result<ObjectId, ParseError>` than for the floor's 13-byte `Option<[u8; 12]>` and so biased the
-//! ratio against the library.
+//! result with a volatile read, whose cost depends on the result's size (24 bytes for
+//! `Result<ObjectId, ParseError>`, 13 for the floor's `Option<[u8; 12]>`).
 //!
 //! `cargo bench -p oid-benches --bench hex -- --warm-up-time 1 --measurement-time 3`
 
