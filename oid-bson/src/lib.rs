@@ -7,6 +7,7 @@
 mod compat;
 mod error;
 mod ext;
+mod external;
 mod id;
 pub mod migration;
 pub mod object_id;

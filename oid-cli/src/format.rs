@@ -10,7 +10,7 @@ use clap::ValueEnum;
 use oid_core::ObjectId;
 use serde::{Serialize, Serializer};
 
-use crate::inspect::Fields;
+use crate::fields::Fields;
 
 /// The output formats of `oid new`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]

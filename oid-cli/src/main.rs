@@ -3,6 +3,7 @@
 
 mod cli;
 mod error;
+mod fields;
 mod format;
 mod input;
 mod inspect;

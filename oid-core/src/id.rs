@@ -29,6 +29,20 @@ use crate::error::FromSliceError;
 /// assert_eq!("6553F1003F2A91C8D4003039".parse::<ObjectId>(), Ok(id));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[cfg_attr(
+    feature = "bytemuck",
+    derive(bytemuck::Zeroable, bytemuck::Pod, bytemuck::TransparentWrapper)
+)]
+#[cfg_attr(
+    feature = "zerocopy",
+    derive(
+        zerocopy::FromBytes,
+        zerocopy::IntoBytes,
+        zerocopy::Immutable,
+        zerocopy::KnownLayout,
+        zerocopy::Unaligned
+    )
+)]
 #[repr(transparent)]
 pub struct ObjectId([u8; 12]);
 

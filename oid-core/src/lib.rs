@@ -4,7 +4,16 @@
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-#[cfg(test)]
+// The integrations that need the standard library (`arbitrary`, `utoipa`, `async-graphql`)
+// or an allocator (`schemars`) bring it in; the rest of the crate never uses either.
+#[cfg(feature = "schemars")]
+extern crate alloc;
+#[cfg(any(
+    test,
+    feature = "arbitrary",
+    feature = "utoipa",
+    feature = "async-graphql"
+))]
 extern crate std;
 
 mod clock;
@@ -27,6 +36,8 @@ pub use crate::clock::ManualClock;
 pub use crate::clock::{Clock, FixedClock};
 pub use crate::entropy::Entropy;
 pub use crate::error::{EntropyError, ErrorKind, FromSliceError, GenerateError, ParseError};
+#[cfg(feature = "rand_core")]
+pub use crate::external::rand_core_support::RngEntropy;
 #[cfg(feature = "serde")]
 pub use crate::external::serde_support as serde;
 pub use crate::fmt::Hex;

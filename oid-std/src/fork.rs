@@ -55,9 +55,6 @@ impl Guard {
 /// The words of [`GuardKind::AtFork`] and [`GuardKind::Pid`].
 static STATIC_WORDS: WipeWords = [AtomicU32::new(0), AtomicU32::new(0)];
 
-/// A word that is never an epoch: what a thread's empty block is checked against.
-pub(crate) static NO_EPOCH: AtomicU32 = AtomicU32::new(0);
-
 const UNDECIDED: u8 = 0;
 const WIPE: u8 = 1;
 const ATFORK: u8 = 2;

@@ -23,6 +23,10 @@ pub use crate::error::Error;
 pub use crate::unix_time::UnixTime;
 
 // All of oid-core's public API, so that an std application depends on oid-std alone.
+/// A `rand_core` RNG as an [`Entropy`] source (feature `rand_core`): `oid_core::RngEntropy`,
+/// re-exported.
+#[cfg(feature = "rand_core")]
+pub use oid_core::RngEntropy;
 /// `serde` support for [`ObjectId`] (feature `serde`): `oid_core::serde`, re-exported.
 #[cfg(feature = "serde")]
 pub use oid_core::serde;

@@ -43,7 +43,7 @@ use oid_core::{Clock, Entropy, EntropyError, ObjectId};
 
 use crate::entropy::OsEntropy;
 use crate::error::Error;
-use crate::fork::{Guard, GuardKind, NO_EPOCH};
+use crate::fork::{Guard, GuardKind};
 use crate::window::{Counter, Range, Spent};
 
 /// The largest counter block a thread reserves at once.
@@ -274,8 +274,10 @@ fn fallback_fill(buf: &mut [u8]) {
 
 /// A thread's block of counter values.
 pub(crate) struct Local {
-    /// The epoch word the block is checked against, and the epoch it belongs to.
-    guard: Cell<&'static AtomicU32>,
+    /// The epoch word the block is checked against (`None` before the first block: a `const`
+    /// initializer may not hold a reference to a static with interior mutability before Rust
+    /// 1.87 or so, and the MSRV is older), and the epoch it belongs to.
+    guard: Cell<Option<&'static AtomicU32>>,
     epoch: Cell<u32>,
     /// The clock reading the block was reserved at (`NO_READING`: none).
     reading: Cell<u64>,
@@ -296,7 +298,7 @@ pub(crate) struct Local {
 impl Local {
     pub(crate) const fn new() -> Local {
         Local {
-            guard: Cell::new(&NO_EPOCH),
+            guard: Cell::new(None),
             epoch: Cell::new(0),
             reading: Cell::new(NO_READING),
             secs: Cell::new(0),
@@ -343,7 +345,9 @@ fn next_slow<M: Mode, C: Clock>(clock: &C, reading: u64) -> Result<ObjectId, M::
 fn take<M: Mode>(l: &Local, reading: u64) -> Option<ObjectId> {
     let left = l.left.get();
     if left != 0
-        && l.guard.get().load(Relaxed) == l.epoch.get()
+        && l.guard
+            .get()
+            .is_some_and(|g| g.load(Relaxed) == l.epoch.get())
         && (l.reading.get() == reading || reading == NO_READING)
         && !(M::STRICT && l.weak.get())
     {
@@ -441,7 +445,7 @@ fn refill<M: Mode, C: Clock>(
         }
     };
     let (hi, lo) = pack(id.random);
-    l.guard.set(id.guard.epoch);
+    l.guard.set(Some(id.guard.epoch));
     l.epoch.set(id.epoch);
     l.reading.set(reading);
     l.secs.set(secs);

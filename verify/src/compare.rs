@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 
 use oid_core::ObjectId;
 
-use crate::corpus::{Case, Class, hex};
+use crate::case::{Case, Class, hex};
 
 /// How a peer's answer differed from the expected one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -81,7 +81,7 @@ fn low_bytes_are_hex(input: &str, answered_hex: Option<&str>) -> bool {
     let Ok(low) = String::from_utf8(low) else {
         return false;
     };
-    match (crate::corpus::reference_decode(&low), answered_hex) {
+    match (crate::case::reference_decode(&low), answered_hex) {
         (Some(bytes), Some(h)) => hex(&bytes) == h,
         _ => false,
     }

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod bson_docs;
+mod case;
 mod compare;
 mod corpus;
 mod stress;
@@ -9,7 +10,7 @@ use std::fs;
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use crate::corpus::{Case, Class, case_line, parse_case_line, reference_decode};
+use crate::case::{Case, Class, case_line, parse_case_line, reference_decode};
 
 const USAGE: &str = "\
 usage: oid-verify <command>

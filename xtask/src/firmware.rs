@@ -12,10 +12,8 @@
 //! riscv32imc, runs each under QEMU to check it prints a valid id, and reports the difference in
 //! `.text` and `.rodata` read from the ELF section headers.
 //!
-//! `qemu-system-arm` is looked up in `target/qemu` (where `.ci/provision.d/10-qemu.sh` unpacks
-//! it), then on `PATH`; if neither works, that script is run once. `qemu-system-riscv32` is
-//! looked up in `target/qemu-riscv`, then on `PATH`; if neither works, Debian's
-//! `qemu-system-misc` and the libraries it needs are downloaded and unpacked there.
+//! QEMU comes from `crate::provision::qemu`, which installs it (or unpacks it under `target/`)
+//! when it is missing.
 
 mod elf;
 mod qemu;
@@ -24,9 +22,11 @@ use std::path::{Path, PathBuf};
 
 use xshell::{Shell, cmd};
 
-use crate::ci::{Result, Runner, ensure_targets};
+use crate::provision::{Emulator, qemu};
+use crate::util::{Result, Runner, cargo_target_dir, ensure_targets, run};
 use elf::{Sizes, atomic_instructions};
-use qemu::{Emulator, Run, qemu, run_qemu};
+use qemu::{Run, run_qemu};
+
 /// What a run must end with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Expect {
@@ -178,12 +178,10 @@ pub(crate) fn ci_steps(r: &mut Runner) {
             &format!("oid-embedded for {target}, features {label}"),
             |sh| {
                 ensure_targets(sh, &[target])?;
-                cmd!(
+                run(cmd!(
                     sh,
                     "cargo build -p oid-embedded --lib --target {target} --no-default-features --features={features}"
-                )
-                .run()
-                .map_err(|e| e.to_string())
+                ))
             },
         );
     }
@@ -214,9 +212,9 @@ fn check_run(m: &Machine, run: &Run) -> Result {
     let said = |text: &str| run.stdout.lines().any(|l| l.trim() == text);
     match (m.expect, run.status) {
         (Expect::Pass, Some(0)) if said("selftest: ok") => Ok(()),
-        (Expect::Pass, Some(0)) => {
-            Err("the firmware exited 0 but did not print `selftest: ok`".to_owned())
-        }
+        (Expect::Pass, Some(0)) => Err("the firmware exited 0 but did not print `selftest: ok`"
+            .to_owned()
+            .into()),
         (Expect::IllegalInstruction, Some(1))
             if run
                 .stdout
@@ -228,8 +226,11 @@ fn check_run(m: &Machine, run: &Run) -> Result {
         (Expect::IllegalInstruction, _) => Err(format!(
             "expected an illegal-instruction trap and exit status 1, got {}",
             run.describe()
-        )),
-        (Expect::Pass, _) => Err(format!("{} on {}: {}", m.target, m.label(), run.describe())),
+        )
+        .into()),
+        (Expect::Pass, _) => {
+            Err(format!("{} on {}: {}", m.target, m.label(), run.describe()).into())
+        }
     }
 }
 
@@ -252,7 +253,7 @@ fn size_report(sh: &Shell) -> Result {
             .iter()
             .find(|m| m.target == *target && m.expect == Expect::Pass)
         else {
-            return Err(format!("no machine runs {target}"));
+            return Err(format!("no machine runs {target}").into());
         };
         let qemu = qemu(sh, m.emulator)?;
         let mut baseline = None;
@@ -262,11 +263,9 @@ fn size_report(sh: &Shell) -> Result {
             // The probe must really work: it prints the id it made (or the constant).
             let run = run_qemu(&qemu, m.args, &m.run_label(), &elf)?;
             if run.status != Some(0) {
-                return Err(format!(
-                    "size probe {} [{features}]: {}",
-                    m.target,
-                    run.describe()
-                ));
+                return Err(
+                    format!("size probe {} [{features}]: {}", m.target, run.describe()).into(),
+                );
             }
             let line = run.stdout.lines().next().unwrap_or("").trim();
             let valid = if features.is_empty() {
@@ -281,7 +280,8 @@ fn size_report(sh: &Shell) -> Result {
                 return Err(format!(
                     "size probe {} [{features}] printed {line:?}, not an id",
                     m.target
-                ));
+                )
+                .into());
             }
             match baseline {
                 None => {
@@ -327,23 +327,18 @@ fn size_report(sh: &Shell) -> Result {
     if over_budget.is_empty() {
         Ok(())
     } else {
-        Err(over_budget.join("; "))
+        Err(over_budget.join("; ").into())
     }
 }
 
 /// Builds one firmware binary and returns the ELF's path.
 fn build(sh: &Shell, target: &str, bin: &str, features: &str) -> Result<PathBuf> {
     ensure_targets(sh, &[target])?;
-    cmd!(
+    run(cmd!(
         sh,
         "cargo build -p {PACKAGE} --bin {bin} --target {target} --profile {PROFILE} --no-default-features --features={features}"
-    )
-    .run()
-    .map_err(|e| e.to_string())?;
-    Ok(crate::ci::cargo_target_dir()
-        .join(target)
-        .join(PROFILE)
-        .join(bin))
+    ))?;
+    Ok(cargo_target_dir().join(target).join(PROFILE).join(bin))
 }
 /// Fails if a firmware built for riscv32imc contains an atomic instruction; for riscv32imac,
 /// checks that the scan finds the ones it has (so that finding none means something).
@@ -355,10 +350,10 @@ fn check_atomic_instructions(target: &str, elf: &Path) -> Result {
             "{} atomic instruction(s) in a build for a core without them, first at {:#x}",
             found.len(),
             found[0]
-        )),
+        )
+        .into()),
         "riscv32imac-unknown-none-elf" if found.is_empty() => Err(
-            "no atomic instruction found in the imac build: the instruction scan is broken"
-                .to_owned(),
+            "no atomic instruction found in the imac build: the instruction scan is broken".into(),
         ),
         _ => {
             eprintln!(

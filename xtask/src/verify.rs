@@ -7,7 +7,8 @@ use std::time::Instant;
 
 use xshell::{Shell, cmd};
 
-use crate::ci::{Result, Runner, cargo_target_dir, project_root, run};
+use crate::provision;
+use crate::util::{Result, Runner, cargo_target_dir, feature_matrix, project_root, run};
 
 /// Seconds per fuzz target in CI; `cargo xtask fuzz SECS` runs longer.
 pub(crate) const CI_FUZZ_SECS: u64 = 12;
@@ -33,6 +34,7 @@ pub(crate) fn ci_steps(r: &mut Runner) {
     r.step("verify: fuzz (4 targets)", |sh| fuzz_step(sh, CI_FUZZ_SECS));
     r.step("verify: miri (oid-core tests)", miri_step);
     r.step("verify: stress (threads, counter wrap, fork)", stress_step);
+    r.step("verify: loom (oid-core generator)", loom_step);
     r.step("verify: feature combinations", features_step);
 }
 
@@ -75,6 +77,21 @@ pub(crate) fn stress() -> Result {
     r.finish()
 }
 
+/// `cargo xtask loom`.
+pub(crate) fn loom() -> Result {
+    let mut r = Runner::new()?;
+    r.step("verify: loom (oid-core generator)", loom_step);
+    r.finish()
+}
+
+/// oid-core's generator under the loom model checker (`oid-core/tests/loom.rs`), in release
+/// mode and a target directory of its own (`--cfg loom` changes every crate's build).
+pub(crate) fn loom_step(sh: &Shell) -> Result {
+    run(cmd!(sh, "cargo test -p oid-core --test loom --release")
+        .env("RUSTFLAGS", "--cfg loom")
+        .env("CARGO_TARGET_DIR", cargo_target_dir().join("loom")))
+}
+
 /// `cargo xtask features`.
 pub(crate) fn features() -> Result {
     let mut r = Runner::new()?;
@@ -87,34 +104,29 @@ pub(crate) fn features() -> Result {
 /// Then BSON documents written by `oid_bson::ObjectId`, read by pymongo; `oid-verify
 /// compare-bson` decides.
 fn diff_step(sh: &Shell) -> Result {
-    run(cmd!(sh, "bash .ci/provision.d/40-verify.sh peers"))?;
+    provision::peers(sh)?;
     run(cmd!(sh, "cargo build -p oid-cli -p oid-verify"))?;
     let target = cargo_target_dir();
     let bin = target.join("debug");
     let out = target.join("verify");
-    sh.create_dir(&out).map_err(|e| e.to_string())?;
+    sh.create_dir(&out)?;
     let (oid, verify) = (bin.join("oid"), bin.join("oid-verify"));
     let (cli_ids, cases) = (out.join("cli-ids.txt"), out.join("cases.tsv"));
     let (py_out, js_out) = (out.join("pymongo.txt"), out.join("js-bson.txt"));
 
-    let ids = cmd!(sh, "{oid} new {CLI_IDS}")
-        .read()
-        .map_err(|e| e.to_string())?;
-    sh.write_file(&cli_ids, ids + "\n")
-        .map_err(|e| e.to_string())?;
+    let ids = cmd!(sh, "{oid} new {CLI_IDS}").read()?;
+    sh.write_file(&cli_ids, ids + "\n")?;
     run(cmd!(sh, "{verify} cases --cli-ids {cli_ids} --out {cases}"))?;
 
-    let python = project_root().join("target/venv/bin/python");
+    let python = provision::venv_python();
     let py = cmd!(sh, "{python} verify/python/peer.py {cases}")
         .read()
         .map_err(|e| format!("pymongo peer: {e}"))?;
-    sh.write_file(&py_out, py + "\n")
-        .map_err(|e| e.to_string())?;
+    sh.write_file(&py_out, py + "\n")?;
     let js = cmd!(sh, "node verify/js/peer.mjs {cases}")
         .read()
         .map_err(|e| format!("js-bson peer: {e}"))?;
-    sh.write_file(&js_out, js + "\n")
-        .map_err(|e| e.to_string())?;
+    sh.write_file(&js_out, js + "\n")?;
 
     let pymongo = format!("pymongo={}", py_out.display());
     let js_bson = format!("js-bson={}", js_out.display());
@@ -130,8 +142,7 @@ fn diff_step(sh: &Shell) -> Result {
     let read = cmd!(sh, "{python} verify/python/peer.py --bson-docs {docs}")
         .read()
         .map_err(|e| format!("pymongo peer (bson documents): {e}"))?;
-    sh.write_file(&py_docs, read + "\n")
-        .map_err(|e| e.to_string())?;
+    sh.write_file(&py_docs, read + "\n")?;
     let pymongo_docs = format!("pymongo={}", py_docs.display());
     run(cmd!(
         sh,
@@ -139,36 +150,19 @@ fn diff_step(sh: &Shell) -> Result {
     ))
 }
 
-/// Makes sure the nightly toolchain is there (the project's toolchain file pins stable).
-fn ensure_nightly(sh: &Shell) -> Result {
-    let toolchains = cmd!(sh, "rustup toolchain list")
-        .read()
-        .map_err(|e| e.to_string())?;
-    if !toolchains.lines().any(|l| l.starts_with("nightly")) {
-        run(cmd!(
-            sh,
-            "rustup toolchain install nightly --profile minimal"
-        ))?;
-    }
-    Ok(())
-}
-
 /// Builds every fuzz target once, then runs each for `secs` seconds from its committed seeds
 /// (`fuzz/corpus/<target>`, read only) plus a working corpus kept in the target directory.
 fn fuzz_step(sh: &Shell, secs: u64) -> Result {
-    ensure_nightly(sh)?;
-    run(cmd!(sh, "bash .ci/provision.d/40-verify.sh fuzz"))?;
-    let listed = cmd!(sh, "cargo +nightly fuzz list")
-        .read()
-        .map_err(|e| e.to_string())?;
+    provision::cargo_fuzz(sh)?;
+    let listed = cmd!(sh, "cargo +nightly fuzz list").read()?;
     let mut listed: Vec<&str> = listed.lines().map(str::trim).collect();
     let mut ours = FUZZ_TARGETS.to_vec();
     listed.sort_unstable();
     ours.sort_unstable();
     if listed != ours {
-        return Err(format!(
-            "fuzz targets {listed:?} differ from the list in xtask/src/verify.rs"
-        ));
+        return Err(
+            format!("fuzz targets {listed:?} differ from the list in xtask/src/verify.rs").into(),
+        );
     }
     let target = cargo_target_dir();
     let fuzz_target_dir = target.join("fuzz");
@@ -184,7 +178,7 @@ fn fuzz_step(sh: &Shell, secs: u64) -> Result {
     let mut failures = Vec::new();
     for t in FUZZ_TARGETS {
         let work = target.join("fuzz-corpus").join(t);
-        sh.create_dir(&work).map_err(|e| e.to_string())?;
+        sh.create_dir(&work)?;
         let seeds = project_root().join("fuzz/corpus").join(t);
         let start = Instant::now();
         let out = cmd!(
@@ -193,7 +187,7 @@ fn fuzz_step(sh: &Shell, secs: u64) -> Result {
         )
         .ignore_status()
         .output()
-        .map_err(|e| e.to_string())?;
+        ?;
         let log = String::from_utf8_lossy(&out.stderr);
         let stat = |name: &str| {
             log.lines()
@@ -222,26 +216,14 @@ fn fuzz_step(sh: &Shell, secs: u64) -> Result {
     } else {
         Err(format!(
             "fuzz target(s) {failures:?} failed; the crashing input is in fuzz/artifacts/<target>/"
-        ))
+        )
+        .into())
     }
 }
 
 /// oid-core's unit and integration tests under Miri (they run fewer cases under `cfg(miri)`).
 fn miri_step(sh: &Shell) -> Result {
-    ensure_nightly(sh)?;
-    if cmd!(sh, "cargo +nightly miri --version")
-        .quiet()
-        .ignore_stdout()
-        .ignore_stderr()
-        .run()
-        .is_err()
-    {
-        run(cmd!(
-            sh,
-            "rustup component add --toolchain nightly miri rust-src"
-        ))?;
-    }
-    run(cmd!(sh, "cargo +nightly miri setup"))?;
+    provision::miri(sh)?;
     let mut skip = Vec::new();
     for (name, reason) in MIRI_SKIP {
         eprintln!("miri: skipping {name}: {reason}");
@@ -269,14 +251,14 @@ fn stress_step(sh: &Shell) -> Result {
     if failures.is_empty() {
         Ok(())
     } else {
-        Err(failures.join("; "))
+        Err(failures.join("; ").into())
     }
 }
 
 /// The published library crates: workspace members with a `src/lib.rs` that are not
 /// `publish = false`.
 fn library_crates(root: &Path) -> Result<Vec<String>> {
-    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).map_err(|e| e.to_string())?;
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml"))?;
     let members = manifest
         .lines()
         .find_map(|l| l.trim().strip_prefix("members = ["))
@@ -285,7 +267,7 @@ fn library_crates(root: &Path) -> Result<Vec<String>> {
     for m in members.trim_end_matches(']').split(',') {
         let m = m.trim().trim_matches('"');
         let dir = root.join(m);
-        let own = std::fs::read_to_string(dir.join("Cargo.toml")).map_err(|e| e.to_string())?;
+        let own = std::fs::read_to_string(dir.join("Cargo.toml"))?;
         if dir.join("src/lib.rs").exists() && !own.contains("publish = false") {
             libs.push(m.to_owned());
         }
@@ -318,14 +300,14 @@ fn declared_features(manifest: &str) -> Vec<String> {
 
 /// Every library crate alone with no feature and with each feature (build + unit and
 /// integration tests; doc tests run in the main test steps), then `cargo check --all-targets`
-/// of oid-core in every combination of its features.
+/// of oid-core in every combination of its base features, each integration (the SQL ones too)
+/// alone and all of them together (`util::feature_matrix`).
 fn features_step(sh: &Shell) -> Result {
     let root = project_root();
     let mut failures = Vec::new();
     let mut ran = 0;
     for krate in library_crates(&root)? {
-        let manifest = std::fs::read_to_string(root.join(&krate).join("Cargo.toml"))
-            .map_err(|e| e.to_string())?;
+        let manifest = std::fs::read_to_string(root.join(&krate).join("Cargo.toml"))?;
         let mut sets = vec![String::new()];
         sets.extend(declared_features(&manifest));
         for features in sets {
@@ -346,11 +328,15 @@ fn features_step(sh: &Shell) -> Result {
             }
         }
     }
-    let core =
-        std::fs::read_to_string(root.join("oid-core/Cargo.toml")).map_err(|e| e.to_string())?;
+    let core = std::fs::read_to_string(root.join("oid-core/Cargo.toml"))?;
     let core_features = declared_features(&core);
-    let names: Vec<&str> = core_features.iter().map(String::as_str).collect();
-    let combos = crate::ci::combinations(&names);
+    let base = crate::nostd::CORE_FEATURES;
+    let integrations: Vec<&str> = core_features
+        .iter()
+        .map(String::as_str)
+        .filter(|f| !base.contains(f))
+        .collect();
+    let combos = feature_matrix(base, &integrations);
     for combo in &combos {
         let features = combo.join(",");
         if run(cmd!(
@@ -369,7 +355,7 @@ fn features_step(sh: &Shell) -> Result {
     if failures.is_empty() {
         Ok(())
     } else {
-        Err(failures.join("; "))
+        Err(failures.join("; ").into())
     }
 }
 
@@ -399,10 +385,25 @@ mod tests {
         let manifest = "[package]\nname = \"x\"\n\n[features]\ndefault = []\n## doc\nserde = [\"dep:serde\"]\n# c\nstd = []\n\n[dependencies]\nserde = \"1\"\n";
         assert_eq!(declared_features(manifest), ["serde", "std"]);
         let core = std::fs::read_to_string(project_root().join("oid-core/Cargo.toml")).unwrap();
-        assert_eq!(
-            declared_features(&core),
-            ["serde", "defmt", "portable-atomic", "critical-section"]
+        let declared = declared_features(&core);
+        assert_eq!(declared[..4], *crate::nostd::CORE_FEATURES);
+        for f in crate::nostd::NOSTD_INTEGRATIONS {
+            assert!(declared.iter().any(|d| d == f), "{f} not in {declared:?}");
+        }
+    }
+
+    #[test]
+    fn the_feature_matrix_grows_linearly_in_integrations() {
+        let sets = feature_matrix(&["a", "b"], &["x", "y", "z"]);
+        assert_eq!(sets.len(), 4 + 3 + 1);
+        assert_eq!(sets[4..7], [vec!["x"], vec!["y"], vec!["z"]]);
+        assert_eq!(sets[7], ["a", "b", "x", "y", "z"]);
+        assert_eq!(feature_matrix(&["a"], &[]).len(), 2);
+        let nostd = feature_matrix(
+            crate::nostd::CORE_FEATURES,
+            crate::nostd::NOSTD_INTEGRATIONS,
         );
+        assert_eq!(nostd.len(), 16 + 4 + 1);
     }
 
     #[test]

@@ -9,17 +9,14 @@ use std::path::{Path, PathBuf};
 
 use xshell::{Shell, cmd};
 
-use crate::ci::{Result, Runner, ensure_targets, project_root};
+use crate::provision::CHROMIUM;
+use crate::util::{Result, Runner, cargo_target_dir, ensure_targets, project_root, run};
 
 const TARGET: &str = "wasm32-unknown-unknown";
 /// The size the issue asks the wasm to stay under; a bigger build fails.
 const WASM_BUDGET: u64 = 30 * 1024;
 /// The static files copied next to the wasm.
 const STATIC_FILES: &[&str] = &["index.html", "oid-web.js"];
-/// The system browser the test drives (Debian's `chromium` package).
-const CHROMIUM: &str = "/usr/bin/chromium";
-const PROVISION_HINT: &str =
-    "run `bash .ci/provision.d/30-web.sh` (installs chromium, npm ci in oid-web/e2e)";
 
 /// `cargo xtask web`.
 pub(crate) fn web() -> Result {
@@ -46,13 +43,11 @@ fn out_dir() -> PathBuf {
 /// Builds the wasm and writes the page; returns the folder.
 fn build(sh: &Shell) -> Result<PathBuf> {
     ensure_targets(sh, &[TARGET])?;
-    cmd!(
+    run(cmd!(
         sh,
         "cargo build -p oid-web --lib --target {TARGET} --profile web"
-    )
-    .run()
-    .map_err(|e| e.to_string())?;
-    let wasm = crate::ci::cargo_target_dir()
+    ))?;
+    let wasm = cargo_target_dir()
         .join(TARGET)
         .join("web")
         .join("oid_web.wasm");
@@ -66,9 +61,7 @@ fn build(sh: &Shell) -> Result<PathBuf> {
         copy(&statics.join(name), &out.join(name))?;
     }
     copy(&wasm, &out.join("oid_web.wasm"))?;
-    let size = std::fs::metadata(out.join("oid_web.wasm"))
-        .map_err(|e| e.to_string())?
-        .len();
+    let size = std::fs::metadata(out.join("oid_web.wasm"))?.len();
     eprintln!(
         "oid_web.wasm: {size} bytes ({:.1} KiB; budget {} KiB); page written to {}",
         size as f64 / 1024.0,
@@ -76,36 +69,26 @@ fn build(sh: &Shell) -> Result<PathBuf> {
         out.display()
     );
     if size > WASM_BUDGET {
-        return Err(format!(
-            "oid_web.wasm is {size} bytes, over the {WASM_BUDGET}-byte budget"
-        ));
+        return Err(
+            format!("oid_web.wasm is {size} bytes, over the {WASM_BUDGET}-byte budget").into(),
+        );
     }
     Ok(out)
 }
 
 fn copy(from: &Path, to: &Path) -> Result {
     std::fs::copy(from, to)
-        .map(drop)
-        .map_err(|e| format!("copying {} to {}: {e}", from.display(), to.display()))
+        .map_err(|e| format!("copying {} to {}: {e}", from.display(), to.display()))?;
+    Ok(())
 }
 
-/// Builds the page, then runs the end-to-end test against it.
+/// Builds the page, installs Chromium and playwright-core if missing, then runs the
+/// end-to-end test against the page.
 pub(crate) fn build_and_test(sh: &Shell) -> Result {
     let out = build(sh)?;
-    let e2e = project_root().join("oid-web").join("e2e");
-    if !Path::new(CHROMIUM).exists() {
-        return Err(format!("{CHROMIUM} not found: {PROVISION_HINT}"));
-    }
-    if !e2e.join("node_modules").join("playwright-core").exists() {
-        return Err(format!(
-            "playwright-core not installed in {}: {PROVISION_HINT}",
-            e2e.display()
-        ));
-    }
-    let test = e2e.join("page.test.mjs");
-    cmd!(sh, "node --test {test}")
+    crate::provision::web(sh)?;
+    let test = project_root().join("oid-web/e2e/page.test.mjs");
+    run(cmd!(sh, "node --test {test}")
         .env("OID_WEB_DIR", &out)
-        .env("OID_WEB_CHROMIUM", CHROMIUM)
-        .run()
-        .map_err(|e| e.to_string())
+        .env("OID_WEB_CHROMIUM", CHROMIUM))
 }

@@ -4,5 +4,49 @@
 //!
 //! [`ObjectId`]: crate::ObjectId
 
+#[cfg(feature = "arbitrary")]
+mod arbitrary_support;
+#[cfg(feature = "async-graphql")]
+mod async_graphql_support;
+#[cfg(feature = "borsh")]
+mod borsh_support;
+#[cfg(feature = "bytemuck")]
+mod bytemuck_support;
+#[cfg(feature = "rand_core")]
+pub(crate) mod rand_core_support;
+#[cfg(feature = "schemars")]
+mod schemars_support;
 #[cfg(feature = "serde")]
 pub mod serde_support;
+#[cfg(feature = "utoipa")]
+mod utoipa_support;
+#[cfg(feature = "zerocopy")]
+mod zerocopy_support;
+
+/// The pattern every string form of an id matches: what [`ObjectId::parse_str`] accepts
+/// (24 hex digits, either case). Shared by the schema integrations.
+///
+/// [`ObjectId::parse_str`]: crate::ObjectId::parse_str
+#[cfg(any(feature = "schemars", feature = "utoipa"))]
+pub(crate) const HEX_PATTERN: &str = "^[0-9a-fA-F]{24}$";
+
+/// The description the schema integrations give the id type.
+#[cfg(any(feature = "schemars", feature = "utoipa"))]
+pub(crate) const DESCRIPTION: &str =
+    "A MongoDB ObjectId: 24 hexadecimal digits (12 bytes), written in lowercase.";
+
+#[cfg(feature = "postgres-types")]
+mod postgres_types_support;
+#[cfg(feature = "rusqlite")]
+mod rusqlite_support;
+#[cfg(any(
+    feature = "sqlx-postgres",
+    feature = "sqlx-sqlite",
+    feature = "postgres-types",
+    feature = "rusqlite"
+))]
+mod sql_text;
+#[cfg(feature = "sqlx-postgres")]
+mod sqlx_postgres_support;
+#[cfg(feature = "sqlx-sqlite")]
+mod sqlx_sqlite_support;

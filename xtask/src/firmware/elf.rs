@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::ci::Result;
+use crate::util::Result;
 
 /// Allocated section sizes of an ELF, by kind (as `llvm-size` counts them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,7 +21,7 @@ pub(super) struct Sizes {
 impl Sizes {
     pub(super) fn of(elf: &Path) -> Result<Sizes> {
         let bytes = std::fs::read(elf).map_err(|e| format!("{}: {e}", elf.display()))?;
-        section_sizes(&bytes).map_err(|e| format!("{}: {e}", elf.display()))
+        Ok(section_sizes(&bytes).map_err(|e| format!("{}: {e}", elf.display()))?)
     }
 
     /// What goes into flash: code, read-only data and the initial values of `.data`.

@@ -1,0 +1,247 @@
+//! Plumbing shared by every command: the error type, the step runner, paths, rustup targets and
+//! running a command. This module depends on no other module of the xtask.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use xshell::Shell;
+
+/// Any error, so that `?` works on I/O, xshell and string errors alike.
+pub(crate) type Error = Box<dyn std::error::Error>;
+
+/// The result of a step or a command.
+pub(crate) type Result<T = ()> = std::result::Result<T, Error>;
+
+/// Runs steps, keeps going after a failure, and reports all of them.
+pub(crate) struct Runner {
+    sh: Shell,
+    passed: Vec<(String, f64)>,
+    failed: Vec<(String, f64, String)>,
+}
+
+impl Runner {
+    /// A runner whose shell starts in the project root.
+    pub(crate) fn new() -> Result<Runner> {
+        let sh = Shell::new()?;
+        sh.change_dir(project_root());
+        Ok(Runner {
+            sh,
+            passed: Vec::new(),
+            failed: Vec::new(),
+        })
+    }
+
+    /// Runs one step, timing it; a failure is recorded and the next step still runs.
+    pub(crate) fn step(&mut self, name: &str, f: impl FnOnce(&Shell) -> Result) {
+        eprintln!("\n==> {name}");
+        let start = Instant::now();
+        let outcome = f(&self.sh);
+        let secs = start.elapsed().as_secs_f64();
+        match outcome {
+            Ok(()) => {
+                eprintln!("<== {name}: ok ({secs:.1}s)");
+                self.passed.push((name.to_owned(), secs));
+            }
+            Err(e) => {
+                eprintln!("<== {name}: FAILED ({secs:.1}s): {e}");
+                self.failed.push((name.to_owned(), secs, e.to_string()));
+            }
+        }
+    }
+
+    /// Prints every step with its time, and fails if any step failed.
+    pub(crate) fn finish(self) -> Result {
+        eprintln!("\n==> summary");
+        let mut total = 0.0;
+        for (name, secs) in &self.passed {
+            total += secs;
+            eprintln!("  ok      {secs:>7.1}s  {name}");
+        }
+        for (name, secs, e) in &self.failed {
+            total += secs;
+            eprintln!("  FAILED  {secs:>7.1}s  {name}: {e}");
+        }
+        println!(
+            "xtask: {} passed, {} failed, {total:.0} s",
+            self.passed.len(),
+            self.failed.len()
+        );
+        if self.failed.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("{} step(s) failed", self.failed.len()).into())
+        }
+    }
+}
+
+/// The workspace root (the parent of `xtask/`).
+pub(crate) fn project_root() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    dir.parent().unwrap_or(dir).to_path_buf()
+}
+
+/// Where cargo puts build output: `CARGO_TARGET_DIR` (relative to the project root when
+/// relative) or `target/` under the root.
+pub(crate) fn cargo_target_dir() -> PathBuf {
+    let root = project_root();
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(d) if Path::new(&d).is_relative() => root.join(d),
+        Some(d) => PathBuf::from(d),
+        None => root.join("target"),
+    }
+}
+
+/// Adds the rustup targets that are missing from the project's toolchain
+/// (`RUSTUP_AUTO_INSTALL=0` means a toolchain file alone installs nothing).
+pub(crate) fn ensure_targets(sh: &Shell, targets: &[&str]) -> Result {
+    ensure_targets_of(sh, None, targets)
+}
+
+/// Adds the rustup targets missing from `toolchain` (the project's one when `None`).
+pub(crate) fn ensure_targets_of(sh: &Shell, toolchain: Option<&str>, targets: &[&str]) -> Result {
+    let tc: Vec<&str> = toolchain
+        .into_iter()
+        .flat_map(|t| ["--toolchain", t])
+        .collect();
+    let tc = tc.as_slice();
+    let installed = xshell::cmd!(sh, "rustup target list --installed {tc...}").read()?;
+    let missing = missing_lines(&installed, targets);
+    if !missing.is_empty() {
+        xshell::cmd!(sh, "rustup target add {tc...} {missing...}").run()?;
+    }
+    Ok(())
+}
+
+/// The entries of `wanted` that are not a line of `listed`.
+pub(crate) fn missing_lines<'a>(listed: &str, wanted: &[&'a str]) -> Vec<&'a str> {
+    wanted
+        .iter()
+        .copied()
+        .filter(|w| !listed.lines().any(|l| l.trim() == *w))
+        .collect()
+}
+
+/// Runs a command.
+pub(crate) fn run(c: xshell::Cmd<'_>) -> Result {
+    c.run()?;
+    Ok(())
+}
+
+/// Whether a command runs and exits 0 (output hidden): the "is it installed" probe.
+pub(crate) fn works(c: xshell::Cmd<'_>) -> bool {
+    c.quiet().ignore_stdout().ignore_stderr().run().is_ok()
+}
+
+/// Every subset of `features`, smallest mask first.
+pub(crate) fn combinations<'a>(features: &[&'a str]) -> Vec<Vec<&'a str>> {
+    (0u32..(1 << features.len()))
+        .map(|mask| {
+            features
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| mask & (1 << i) != 0)
+                .map(|(_, f)| *f)
+                .collect()
+        })
+        .collect()
+}
+
+/// Every subset of `base`, then each of `extra` alone, then everything together: all the
+/// interactions of the base features without an exponential blow-up in the integrations.
+pub(crate) fn feature_matrix<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<Vec<&'a str>> {
+    let mut sets = combinations(base);
+    sets.extend(extra.iter().map(|f| vec![*f]));
+    if !extra.is_empty() {
+        sets.push(base.iter().chain(extra).copied().collect());
+    }
+    sets
+}
+
+/// The workspace's `rust-version` (the MSRV), read from the root `Cargo.toml`.
+pub(crate) fn rust_version() -> Result<String> {
+    let manifest = std::fs::read_to_string(project_root().join("Cargo.toml"))?;
+    toml_string(&manifest, "rust-version")
+        .ok_or_else(|| "no `rust-version = \"...\"` line in Cargo.toml".into())
+}
+
+/// The targets listed in `rust-toolchain.toml` (`targets = [...]`).
+pub(crate) fn toolchain_targets() -> Result<Vec<String>> {
+    let file = std::fs::read_to_string(project_root().join("rust-toolchain.toml"))?;
+    let list = file
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("targets = ["))
+        .ok_or("no `targets = [...]` line in rust-toolchain.toml")?;
+    Ok(list
+        .trim_end_matches(']')
+        .split(',')
+        .map(|t| t.trim().trim_matches('"').to_owned())
+        .filter(|t| !t.is_empty())
+        .collect())
+}
+
+/// The string value of the first `key = "value"` line of a TOML file (enough for our own
+/// manifests, which keep such keys on one line).
+pub(crate) fn toml_string(text: &str, key: &str) -> Option<String> {
+    text.lines().find_map(|l| {
+        let (k, v) = l.split_once('=')?;
+        (k.trim() == key).then(|| v.trim().trim_matches('"').to_owned())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_lines_are_the_ones_not_listed() {
+        let listed = "thumbv6m-none-eabi\nx86_64-unknown-linux-gnu\n";
+        assert_eq!(
+            missing_lines(listed, &["thumbv6m-none-eabi", "wasm32-unknown-unknown"]),
+            ["wasm32-unknown-unknown"]
+        );
+        assert!(missing_lines(listed, &["thumbv6m-none-eabi"]).is_empty());
+    }
+
+    #[test]
+    fn toml_strings_and_project_files_are_read() {
+        assert_eq!(
+            toml_string(
+                "[package]\nname = \"x\"\nrust-version = \"1.85\"\n",
+                "rust-version"
+            )
+            .as_deref(),
+            Some("1.85")
+        );
+        assert_eq!(toml_string("rust-versions = \"1\"", "rust-version"), None);
+        assert!(rust_version().is_ok_and(|v| v.starts_with("1.")));
+        assert!(toolchain_targets().is_ok_and(|t| t.iter().any(|t| t == "thumbv6m-none-eabi")));
+    }
+
+    #[test]
+    fn combinations_cover_every_subset_once() {
+        let c = combinations(&["a", "b", "c"]);
+        assert_eq!(c.len(), 8);
+        assert_eq!(c[0], Vec::<&str>::new());
+        assert_eq!(c[7], ["a", "b", "c"]);
+        let mut sorted = c.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 8);
+    }
+
+    #[test]
+    fn errors_from_strings_and_io_convert_with_question_mark() {
+        fn io() -> Result {
+            std::fs::read("/nonexistent/oid-xtask")?;
+            Ok(())
+        }
+        fn text() -> Result {
+            Err("plain text".into())
+        }
+        assert!(io().is_err());
+        assert_eq!(
+            text().err().map(|e| e.to_string()).as_deref(),
+            Some("plain text")
+        );
+    }
+}
