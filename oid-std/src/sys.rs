@@ -8,7 +8,7 @@
 //!   the C library's `fork()` runs.
 //! * `time(NULL)` on 64-bit Linux: a seconds clock that costs a fraction of `SystemTime::now()`
 //!   and of `clock_gettime(CLOCK_REALTIME_COARSE)` (the `clock and fork check` group of
-//!   `cargo bench -p oid-std`).
+//!   `cargo bench -p oid-benches --bench std_generate`).
 //! * `clock_gettime(CLOCK_REALTIME_COARSE)` on Linux: the coarse clock's fraction of a second,
 //!   to sleep until its next second when a second's ids are spent.
 //! * `gethostname` for the legacy machine id (feature `legacy`): std cannot read the host name.

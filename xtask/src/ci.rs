@@ -56,6 +56,9 @@ pub(crate) fn ci() -> Result {
         "msrv: the library crates with rust-version",
         crate::msrv::check,
     );
+    r.step("benches compile", |sh| {
+        run(cmd!(sh, "cargo bench -p oid-benches --no-run"))
+    });
     crate::nostd::steps(&mut r);
     r.step("web page: wasm + chromium", crate::web::build_and_test);
     crate::firmware::ci_steps(&mut r);

@@ -3,7 +3,7 @@
 //! run. `serialize` is the criterion (what the driver does on insert); `roundtrip` adds
 //! reading the bytes back.
 //!
-//! `cargo bench -p oid-bson --bench roundtrip -- --warm-up-time 1 --measurement-time 3`
+//! `cargo bench -p oid-benches --bench bson_roundtrip -- --warm-up-time 1 --measurement-time 3`
 
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 #![allow(

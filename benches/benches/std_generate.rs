@@ -8,7 +8,7 @@
 //! ids per second of the coarse clock in all, and only the bursts are timed; between bursts
 //! that would pass the budget, the benchmark sleeps until the next second.
 //!
-//! `cargo bench -p oid-std --bench generate`
+//! `cargo bench -p oid-benches --bench std_generate -- --warm-up-time 1 --measurement-time 3`
 
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 
@@ -155,7 +155,6 @@ fn single(c: &mut Criterion) {
     all.push(("oid_std::try_new", || {
         let _ = black_box(oid_std::try_new());
     }));
-    #[cfg(feature = "legacy")]
     all.push(("oid_std::legacy::new", || {
         black_box(oid_std::legacy::new());
     }));
