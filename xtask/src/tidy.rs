@@ -335,4 +335,21 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn ui_tests_skip_every_optional_feature_of_oid_core() {
+        let root = project_root();
+        let manifest = read(&root.join("oid-core/Cargo.toml"));
+        let ui = read(&root.join("oid-core/tests/ui.rs"));
+        let features = crate::verify::declared_features(&manifest);
+        assert!(features.len() > 4, "{features:?}");
+        let missing: Vec<&String> = features
+            .iter()
+            .filter(|f| !ui.contains(&format!("feature = \"{f}\"")))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "oid-core/tests/ui.rs runs trybuild only without optional features: add {missing:?} to its cfg"
+        );
+    }
 }

@@ -276,7 +276,7 @@ fn library_crates(root: &Path) -> Result<Vec<String>> {
 }
 
 /// The features a manifest declares (its `[features]` table, without `default`).
-fn declared_features(manifest: &str) -> Vec<String> {
+pub(crate) fn declared_features(manifest: &str) -> Vec<String> {
     let mut in_features = false;
     let mut out = Vec::new();
     for line in manifest.lines() {
