@@ -90,3 +90,9 @@ mod tests {
         assert_eq!(floor_to_string(&id), id.to_string());
     }
 }
+
+/// The workspace README's examples, run as doc tests (this crate already depends on every
+/// crate they use).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
