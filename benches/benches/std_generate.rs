@@ -126,21 +126,24 @@ fn clocks(c: &mut Criterion) {
     g.bench_function("relaxed load (epoch check)", |b| {
         b.iter(|| black_box(EPOCH.load(Ordering::Relaxed)))
     });
-    // What oid_std does per id since the wipe-on-fork page: the thread's block holds a
-    // reference to the epoch word (on a page of its own), loaded and compared with the
-    // block's epoch.
+    // What oid_std does per id since the wipe-on-fork page: the thread's block holds an
+    // optional reference to the epoch word (on a page of its own; `None` before the first
+    // block, so the thread-local initializer stays `const` on Rust 1.85), loaded and compared
+    // with the block's epoch.
     static PAGE_WORD: AtomicU32 = AtomicU32::new(7);
     thread_local! {
-        static BLOCK: (std::cell::Cell<&'static AtomicU32>, std::cell::Cell<u32>) =
-            const { (std::cell::Cell::new(&PAGE_WORD), std::cell::Cell::new(7)) };
+        static BLOCK: (std::cell::Cell<Option<&'static AtomicU32>>, std::cell::Cell<u32>) =
+            const { (std::cell::Cell::new(None), std::cell::Cell::new(7)) };
     }
+    BLOCK.with(|(word, _)| word.set(Some(&PAGE_WORD)));
     g.bench_function(
         "thread-local word reference, load and compare (epoch check per id)",
         |b| {
             b.iter(|| {
-                black_box(
-                    BLOCK.with(|(word, epoch)| word.get().load(Ordering::Relaxed) == epoch.get()),
-                )
+                black_box(BLOCK.with(|(word, epoch)| {
+                    word.get()
+                        .is_some_and(|w| w.load(Ordering::Relaxed) == epoch.get())
+                }))
             })
         },
     );
