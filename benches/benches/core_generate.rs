@@ -68,6 +68,17 @@ fn single(c: &mut Criterion) {
         })
     });
 
+    // oid-core 0.1's `next` (no capacity rule), for the before/after comparison.
+    let before_clock: &'static ManualClock = Box::leak(Box::new(ManualClock::at(1_700_000_000)));
+    let before = oid_benches::before::GeneratorV01::from_seed(before_clock, [1, 2, 3, 4, 5], 0);
+    g.bench_function("Generator::next of 0.1 (before the capacity rule)", |b| {
+        b.iter_custom(|iters| {
+            bursts(before.clock(), iters, || {
+                black_box(before.next());
+            })
+        })
+    });
+
     let gen_next = generator();
     g.bench_function("Generator::next", |b| {
         b.iter_custom(|iters| {

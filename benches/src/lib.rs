@@ -2,6 +2,8 @@
 //! written for the benchmarks alone. The benches themselves are in `benches/`; the measured
 //! tables and the commands are in this crate's README.
 
+pub mod before;
+
 /// Hex digit values, `0xf0` for every byte that is not a hex digit.
 static FLOOR_TABLE: [u8; 256] = {
     let mut t = [0xf0u8; 256];
