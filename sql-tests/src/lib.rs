@@ -59,7 +59,9 @@ pub const fn test_range() -> IdRange {
 pub struct Fixture {
     /// In creation order.
     ids: Vec<ObjectId>,
-    /// In byte (memcmp) order: what `ORDER BY id` must give.
+    /// In byte (memcmp) order: what `ORDER BY id` must give. With one generator this is also
+    /// creation order unless its counter wraps past `0xffffff` during the run (the ids share the
+    /// random value), so the order check rests on the shuffled inserts, not on this sort.
     sorted: Vec<ObjectId>,
     /// The creation index of each id.
     index: HashMap<ObjectId, usize>,
