@@ -8,9 +8,9 @@
     reason = "test helpers outside #[test] fns"
 )]
 
-use oid_core::{FromSliceError, Hex, ObjectId, ParseError, Upper};
+use oid_core::{FromSliceError, Hex, ObjectId, ParseError};
 use postgres::{Client, NoTls};
-use sql_tests::{ROWS, generated_ids, postgres_url, shuffled, test_range};
+use sql_tests::{Fixture, postgres_url};
 
 fn connect(test: &str) -> Option<Client> {
     let url = postgres_url(test)?;
@@ -33,61 +33,36 @@ fn round_trip_order_and_range() {
         )
         .unwrap();
 
-    let ids = generated_ids(ROWS);
+    let fixture = Fixture::generate();
     let mut tx = client.transaction().unwrap();
     let insert = tx
         .prepare("INSERT INTO items (id, hex, parent) VALUES ($1, $2, $3)")
         .unwrap();
-    for i in shuffled(ROWS) {
-        let id = ids[i];
-        let hex: Hex = if i % 2 == 0 {
-            id.to_hex()
-        } else {
-            id.to_hex_upper()
-        };
-        let parent: Option<ObjectId> = (i % 3 == 0).then(|| ids[(i + 1) % ROWS]);
+    for (id, hex, parent) in fixture.rows_to_insert() {
         tx.execute(&insert, &[&id, &hex, &parent]).unwrap();
     }
     tx.commit().unwrap();
 
-    let rows = client
+    // The hex column is read twice: as an ObjectId and as a Hex.
+    let rows: Vec<(ObjectId, ObjectId, Hex, Option<ObjectId>)> = client
         .query("SELECT id, hex, parent FROM items ORDER BY id", &[])
-        .unwrap();
-    let mut sorted = ids.clone();
-    sorted.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
-    let ordered: Vec<ObjectId> = rows.iter().map(|r| r.get(0)).collect();
-    assert_eq!(ordered, sorted);
-    for row in &rows {
-        let id: ObjectId = row.get(0);
-        assert_eq!(row.get::<_, ObjectId>(1), id);
-        assert_eq!(row.get::<_, Hex>(1), id.to_hex());
-        let i = ids.iter().position(|x| *x == id).unwrap();
-        assert_eq!(
-            row.get::<_, Option<ObjectId>>(2),
-            (i % 3 == 0).then(|| ids[(i + 1) % ROWS])
-        );
-    }
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(1), r.get(2)))
+        .collect();
+    fixture.check_rows(&rows);
 
-    let range = test_range();
-    let Upper::Lt(upper) = range.upper() else {
-        panic!("a closed range has an exclusive end")
-    };
+    let (lower, upper) = fixture.range_bounds();
     let found: Vec<ObjectId> = client
         .query(
             "SELECT id FROM items WHERE id >= $1 AND id < $2 ORDER BY id",
-            &[&range.lower(), &upper],
+            &[&lower, &upper],
         )
         .unwrap()
         .iter()
         .map(|r| r.get(0))
         .collect();
-    let expected: Vec<ObjectId> = sorted
-        .iter()
-        .copied()
-        .filter(|id| range.contains(id))
-        .collect();
-    assert_eq!(expected.len(), 3000);
-    assert_eq!(found, expected);
+    fixture.check_range(&found);
 }
 
 #[test]

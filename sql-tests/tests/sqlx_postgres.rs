@@ -7,8 +7,8 @@
     reason = "test helpers outside #[test] fns"
 )]
 
-use oid_core::{FromSliceError, Hex, ObjectId, ParseError, Upper};
-use sql_tests::{ROWS, generated_ids, postgres_url, shuffled, test_range};
+use oid_core::{FromSliceError, Hex, ObjectId, ParseError};
+use sql_tests::{Fixture, postgres_url};
 use sqlx::{Connection, PgConnection};
 
 async fn connect(test: &str) -> Option<PgConnection> {
@@ -32,17 +32,9 @@ async fn round_trip_order_and_range() {
     .await
     .unwrap();
 
-    let ids = generated_ids(ROWS);
+    let fixture = Fixture::generate();
     let mut tx = conn.begin().await.unwrap();
-    for i in shuffled(ROWS) {
-        let id = ids[i];
-        // Odd rows keep the uppercase form: reading accepts any case.
-        let hex: Hex = if i % 2 == 0 {
-            id.to_hex()
-        } else {
-            id.to_hex_upper()
-        };
-        let parent: Option<ObjectId> = (i % 3 == 0).then(|| ids[(i + 1) % ROWS]);
+    for (id, hex, parent) in fixture.rows_to_insert() {
         sqlx::query("INSERT INTO items (id, hex, parent) VALUES ($1, $2, $3)")
             .bind(id)
             .bind(hex)
@@ -59,40 +51,21 @@ async fn round_trip_order_and_range() {
             .fetch_all(&mut conn)
             .await
             .unwrap();
-    let mut sorted = ids.clone();
-    sorted.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
-    assert_eq!(rows.len(), ROWS);
-    let ordered: Vec<ObjectId> = rows.iter().map(|r| r.0).collect();
-    assert_eq!(ordered, sorted);
-    for (id, from_text, hex, parent) in &rows {
-        assert_eq!(from_text, id);
-        assert_eq!(*hex, id.to_hex());
-        let i = ids.iter().position(|x| x == id).unwrap();
-        assert_eq!(*parent, (i % 3 == 0).then(|| ids[(i + 1) % ROWS]));
-    }
+    fixture.check_rows(&rows);
 
     // A time range through the bounds of `IdRange`.
-    let range = test_range();
-    let Upper::Lt(upper) = range.upper() else {
-        panic!("a closed range has an exclusive end")
-    };
+    let (lower, upper) = fixture.range_bounds();
     let found: Vec<ObjectId> =
         sqlx::query_scalar("SELECT id FROM items WHERE id >= $1 AND id < $2 ORDER BY id")
-            .bind(range.lower())
+            .bind(lower)
             .bind(upper)
             .fetch_all(&mut conn)
             .await
             .unwrap();
-    let expected: Vec<ObjectId> = sorted
-        .iter()
-        .copied()
-        .filter(|id| range.contains(id))
-        .collect();
-    assert_eq!(expected.len(), 3000);
-    assert_eq!(found, expected);
+    fixture.check_range(&found);
 
     // The same with the ids in a text column and an array parameter.
-    let some: Vec<ObjectId> = ids.iter().step_by(1000).copied().collect();
+    let some: Vec<ObjectId> = fixture.ids().iter().step_by(1000).copied().collect();
     let count: i64 = sqlx::query_scalar("SELECT count(*) FROM items WHERE id = ANY($1)")
         .bind(&some)
         .fetch_one(&mut conn)
