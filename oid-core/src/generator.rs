@@ -17,9 +17,9 @@
 //! compare-and-swap on the tagged counter, after checking the bound against the window whose
 //! second equals the tag. Because the tag is part of the swapped word, a caller that read an
 //! older window can never take a value under a newer one: its swap fails and it starts over. A
-//! new window is opened at the counter's current value, then the counter is re-tagged (by the
-//! opener or by whoever comes next), so under every tag the counter starts at or after that
-//! tag's window start, and a swap never takes it past `start + 2^24`.
+//! new window is opened at the counter's current value (at most the old window's end), then the
+//! counter is re-tagged (by the opener or by whoever comes next), so under every tag the counter
+//! starts at or after that tag's window start, and a swap never takes it past `start + 2^24`.
 //!
 //! [`Generator::next`] has a fast path (an id costs one `fetch_add`, as in oid-core 0.1): when
 //! the clock reads the window's second, it adds one to the counter word unconditionally and
@@ -498,8 +498,9 @@ impl<C: Clock> Generator<C> {
         // The fast path: the clock reads the window's second, and one `fetch_add` on the
         // counter. The value is taken only when the counter still carries that second's tag and
         // lies within the window; an increment that does not is wasted (never handed out), and
-        // the slow path below decides.
-        // One clock reading serves both paths (a clock may be slow, e.g. an RTC on a bus).
+        // the slow path below decides. One clock reading serves both paths (a clock may be
+        // slow, e.g. an RTC on a bus). The id is built once, after the paths join: building it
+        // in each and merging them cost a store-forwarding stall (about 3 ns per id).
         let reading = self.read();
         let (secs, counter) = self
             .next_fast(reading)
@@ -509,11 +510,13 @@ impl<C: Clock> Generator<C> {
 
     /// The fast path of [`next`](Self::next): its second and counter, or `None` for the slow
     /// path.
-    #[inline(always)]
     ///
     /// `Relaxed` suffices: a window with second `secs` has one start (seconds are never
     /// reopened), so even a stale window read gives the right bound for its tag, and the
-    /// `fetch_add` is ordered with every other change of the counter by the counter alone.
+    /// `fetch_add` is ordered with every other change of the counter by the counter alone. The
+    /// tag check is what keeps a caller preempted for a long time (while the counter went
+    /// around 2^32) from taking a value under a window long gone.
+    #[inline(always)]
     fn next_fast(&self, reading: Option<u32>) -> Option<(u32, u32)> {
         let now = reading?;
         let window = self.window.load(Relaxed);
