@@ -33,8 +33,10 @@
 //! make `next - start` wrap. The counter's value is the *high* half of its word, so the
 //! `fetch_add` wraps it modulo 2^32 exactly like the swap's `wrapping_add`; it never carries
 //! into the tag. Steps wasted on a spent second lie past its window's end, so the next window
-//! opens at that end (the counter goes on where the ids stopped); a step wasted in a race with
-//! an opener (a stale window, a counter not yet re-tagged) costs one counter value.
+//! opens at that end (the counter goes on where the ids stopped), and steps wasted on the
+//! untagged counter of a fresh (or reseeded) generator are undone by its first re-tag; a step
+//! wasted in a race with a later opener (a stale window, a counter not yet re-tagged) costs one
+//! counter value.
 
 use core::fmt;
 
@@ -409,10 +411,14 @@ impl<C: Clock> Generator<C> {
                     continue;
                 }
                 // The window was opened but the counter not yet re-tagged: do it for the opener
-                // (tags only ever move forward, to the current window).
+                // (tags only ever move forward, to the current window). An untagged counter
+                // (the first window) was never handed out, whatever `next`'s fast path added
+                // to it meanwhile: it goes back to the window's start, so no value is skipped.
+                // (A second `u32::MAX` equals `UNTAGGED` and never comes here.)
+                let value = if tag == UNTAGGED { start } else { next };
                 let _ =
                     self.counter
-                        .compare_exchange(counter, counted(secs, next), AcqRel, Acquire);
+                        .compare_exchange(counter, counted(secs, value), AcqRel, Acquire);
                 continue;
             }
             if let Some(now) = open {

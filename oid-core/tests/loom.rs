@@ -193,6 +193,31 @@ fn next_wasting_increments_on_a_spent_second_never_repeats() {
     });
 }
 
+#[test]
+fn next_racing_with_the_first_window_skips_no_counter() {
+    model(|| {
+        // A fresh generator: three `next` calls race to open the first window; the fast path's
+        // increments on the still untagged counter are wasted, and the re-tag must take the
+        // counter back so that the ids are exactly the seed and the two values after it.
+        let clock = Arc::new(ModelClock(AtomicU64::new(300)));
+        let generator = Arc::new(Generator::from_seed(
+            ModelClockRef(clock.clone()),
+            [3; 5],
+            10,
+        ));
+        let g1 = generator.clone();
+        let t1 = thread::spawn(move || g1.next());
+        let g2 = generator.clone();
+        let t2 = thread::spawn(move || g2.next());
+        let mut ids = vec![generator.next()];
+        ids.push(t1.join().expect("thread 1"));
+        ids.push(t2.join().expect("thread 2"));
+        let mut counters: Vec<u32> = ids.iter().map(|id| id.to_parts().counter).collect();
+        counters.sort_unstable();
+        assert_eq!(counters, [10, 11, 12], "{ids:?}");
+    });
+}
+
 /// `Generator` owns its clock; the model shares it with the threads that move it.
 struct ModelClockRef(Arc<ModelClock>);
 

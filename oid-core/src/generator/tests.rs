@@ -443,6 +443,20 @@ fn next_on_a_counter_tagged_with_an_older_window_wastes_one_value_and_never_repe
 }
 
 #[test]
+fn next_racing_with_the_first_window_skips_nothing() {
+    let clock = ManualClock::at(40);
+    let g = Generator::from_seed(&clock, RANDOM, 5);
+    // The first opener published its window and stopped before tagging the counter: `next`'s
+    // fast path adds to the untagged counter and wastes the value, but the re-tag puts the
+    // counter back at the window's start (nothing was ever handed out untagged).
+    g.window.store(tagged(40, 5), Release);
+    let id = g.next();
+    assert_eq!((id.timestamp(), id.to_parts().counter), (40, 5));
+    assert_eq!(g.next().to_parts().counter, 6);
+    assert_eq!(uncounted(g.counter.load(Acquire)), (40, 7));
+}
+
+#[test]
 fn the_fast_path_wraps_the_counter_without_touching_its_tag() {
     let g = Generator::from_seed(FixedClock::at(9), [0; 5], u32::MAX - 1);
     // The first id opens the window (slow path); the next ones are `fetch_add`s across the
