@@ -13,13 +13,30 @@
 //!
 //! Two 64-bit atomics hold the state: the *window* (the second and the counter value it starts
 //! at) and the *counter* (the next counter value, tagged with the second of the window it is
-//! counted in). An id takes its counter with one compare-and-swap on the tagged counter, after
-//! checking the bound against the window whose second equals the tag. Because the tag is part of
-//! the swapped word, a caller that read an older window can never take a value under a newer
-//! one: its swap fails and it starts over. A new window is opened at the counter's current value,
-//! then the counter is re-tagged (by the opener or by whoever comes next), so under every tag the
-//! counter stays within `[start, start + 2^24]` of that tag's window: no value is ever admitted
-//! twice, with no assumption about scheduling or preemption.
+//! counted in). A batch, a fallible call and every slow path take their counters with one
+//! compare-and-swap on the tagged counter, after checking the bound against the window whose
+//! second equals the tag. Because the tag is part of the swapped word, a caller that read an
+//! older window can never take a value under a newer one: its swap fails and it starts over. A
+//! new window is opened at the counter's current value (at most the old window's end), then the
+//! counter is re-tagged (by the opener or by whoever comes next), so under every tag the counter
+//! starts at or after that tag's window start, and a swap never takes it past `start + 2^24`.
+//!
+//! [`Generator::next`] has a fast path (an id costs one `fetch_add`, as in oid-core 0.1): when
+//! the clock reads the window's second, it adds one to the counter word unconditionally and
+//! keeps the value it got only if that value carries the window's tag and lies less than 2^24
+//! past its start; otherwise the value is *wasted* (never handed out) and the slow path decides.
+//! Uniqueness does not depend on the waste: every value handed out under a tag, by swap or by
+//! `fetch_add`, is a distinct step of that tag's counter and lies within `[start, start + 2^24)`
+//! of the one window with that second, so the counters of one second never repeat modulo 2^24.
+//! The waste is bounded: a `next` call adds at most once and then waits (by swaps) for a later
+//! second, so one tag sees at most a few wasted steps per thread, far from the 2^32 that would
+//! make `next - start` wrap. The counter's value is the *high* half of its word, so the
+//! `fetch_add` wraps it modulo 2^32 exactly like the swap's `wrapping_add`; it never carries
+//! into the tag. Steps wasted on a spent second lie past its window's end, so the next window
+//! opens at that end (the counter goes on where the ids stopped), and steps wasted on the
+//! untagged counter of a fresh (or reseeded) generator are undone by its first re-tag; a step
+//! wasted in a race with a later opener (a stale window, a counter not yet re-tagged) costs one
+//! counter value.
 
 use core::fmt;
 
@@ -49,10 +66,25 @@ const fn tagged(tag: u32, value: u32) -> u64 {
     ((tag as u64) << 32) | value as u64
 }
 
-/// The halves of a window or counter word.
+/// The halves of a window word.
 const fn halves(word: u64) -> (u32, u32) {
     ((word >> 32) as u32, word as u32)
 }
+
+/// A counter word: `(value << 32) | tag`. The value is the *high* half, so that adding
+/// [`ONE`] to the word (the fast path's `fetch_add`) wraps the value modulo 2^32 and can never
+/// carry into the tag.
+const fn counted(tag: u32, value: u32) -> u64 {
+    ((value as u64) << 32) | tag as u64
+}
+
+/// The tag and the value of a counter word.
+const fn uncounted(word: u64) -> (u32, u32) {
+    (word as u32, (word >> 32) as u32)
+}
+
+/// One counter value, in a counter word.
+const ONE: u64 = 1 << 32;
 
 /// Generates ObjectIds from a [`Clock`] and a seed: the 5-byte random value and the counter's
 /// start.
@@ -70,14 +102,16 @@ const fn halves(word: u64) -> (u32, u32) {
 ///   first reading).
 /// * `&self` methods and `Sync`: share one generator between threads or interrupt handlers;
 ///   `from_seed` is a `const fn`, so it can be a `static`.
-/// * Lock-free where the target has 64-bit atomics: an id costs two loads and one
+/// * Lock-free where the target has 64-bit atomics: below the capacity, [`next`](Self::next)
+///   costs two loads and one `fetch_add`, and the other methods two loads and one
 ///   compare-and-swap of 64-bit words. With the `portable-atomic` feature the
 ///   atomics come from `portable-atomic`, so targets without compare-and-swap or without 64-bit
 ///   atomics (thumbv6m, thumbv7em, riscv32) work once the final binary enables its
 ///   `critical-section` (or single-core) support. Without that feature the generator exists only
 ///   on targets with native 64-bit atomics.
 /// * Spec-exact: the first id carries the seeded counter, each next one +1, and `0xFFFFFF` is
-///   followed by `0x000000`. Clock readings wrap modulo 2^32.
+///   followed by `0x000000`. (A `next` that races with the opening of a new second may skip a
+///   counter value.) Clock readings wrap modulo 2^32.
 ///
 /// # Examples
 ///
@@ -92,9 +126,9 @@ const fn halves(word: u64) -> (u32, u32) {
 /// ```
 pub struct Generator<C: Clock> {
     clock: C,
-    /// `(second << 32) | next`: the next counter value (only its low 24 bits are used, so the
-    /// natural wrap of the 32-bit half is also the spec's wrap), tagged with the second of the
-    /// window it is counted in (`UNTAGGED` before the first window).
+    /// `(next << 32) | second` ([`counted`]): the next counter value (only its low 24 bits are
+    /// used, so the natural wrap of the 32-bit half is also the spec's wrap), tagged with the
+    /// second of the window it is counted in (`UNTAGGED` before the first window).
     counter: Cell64,
     /// `(second << 32) | start`: the newest second stamped and the counter value its window
     /// starts at, or `UNOPENED`.
@@ -133,6 +167,15 @@ impl Cell64 {
 
     fn store(&self, value: u64, _: atomic::Ordering) {
         critical_section::with(|cs| self.0.borrow(cs).set(value));
+    }
+
+    fn fetch_add(&self, value: u64, _: atomic::Ordering) -> u64 {
+        critical_section::with(|cs| {
+            let cell = self.0.borrow(cs);
+            let now = cell.get();
+            cell.set(now.wrapping_add(value));
+            now
+        })
     }
 
     fn compare_exchange_weak(
@@ -187,7 +230,7 @@ macro_rules! from_seed_fn {
     pub $($const)? fn from_seed(clock: C, random: [u8; 5], counter: u32) -> Self {
         Generator {
             clock,
-            counter: Cell64::new(tagged(UNTAGGED, counter)),
+            counter: Cell64::new(counted(UNTAGGED, counter)),
             window: Cell64::new(UNOPENED),
             random_hi: atomic::AtomicU32::new(u32::from_be_bytes([
                 random[0], random[1], random[2], random[3],
@@ -283,7 +326,7 @@ impl<C: Clock> Generator<C> {
         );
         self.random_lo.store(u32::from(random[4]), Relaxed);
         self.window.store(UNOPENED, Release);
-        self.counter.store(tagged(UNTAGGED, counter), Release);
+        self.counter.store(counted(UNTAGGED, counter), Release);
     }
 
     /// Reseeds from `entropy` (see [`reseed`](Self::reseed)).
@@ -353,7 +396,7 @@ impl<C: Clock> Generator<C> {
             let window = self.window.load(Acquire);
             let counter = self.counter.load(Acquire);
             let (secs, start) = halves(window);
-            let (tag, next) = halves(counter);
+            let (tag, next) = uncounted(counter);
             let open = match reading {
                 // A later second (or the first reading): open its window.
                 Some(now) if window == UNOPENED || now > secs => Some(now),
@@ -368,10 +411,14 @@ impl<C: Clock> Generator<C> {
                     continue;
                 }
                 // The window was opened but the counter not yet re-tagged: do it for the opener
-                // (tags only ever move forward, to the current window).
-                let _ = self
-                    .counter
-                    .compare_exchange(counter, tagged(secs, next), AcqRel, Acquire);
+                // (tags only ever move forward, to the current window). An untagged counter
+                // (the first window) was never handed out, whatever `next`'s fast path added
+                // to it meanwhile: it goes back to the window's start, so no value is skipped.
+                // (A second `u32::MAX` equals `UNTAGGED` and never comes here.)
+                let value = if tag == UNTAGGED { start } else { next };
+                let _ =
+                    self.counter
+                        .compare_exchange(counter, counted(secs, value), AcqRel, Acquire);
                 continue;
             }
             if let Some(now) = open {
@@ -389,7 +436,12 @@ impl<C: Clock> Generator<C> {
             };
             if self
                 .counter
-                .compare_exchange_weak(counter, tagged(secs, next.wrapping_add(n)), AcqRel, Acquire)
+                .compare_exchange_weak(
+                    counter,
+                    counted(secs, next.wrapping_add(n)),
+                    AcqRel,
+                    Acquire,
+                )
                 .is_ok()
             {
                 return Ok((secs, next, n));
@@ -400,9 +452,17 @@ impl<C: Clock> Generator<C> {
     /// Replaces the window `seen` with one for `secs` starting at the counter's value (unless
     /// another caller replaced it first), then tags the counter with it. `counter` carries the
     /// tag of `seen` (or is untagged when `seen` is `UNOPENED`).
+    ///
+    /// A counter past the end of `seen` (`start + 2^24`) holds only increments wasted by
+    /// `next`'s fast path on the spent second, never handed out: the new window starts at that
+    /// end instead, so the counter goes on where the ids stopped.
     #[cold]
     fn open(&self, seen: u64, counter: u64, secs: u32) {
-        let (_, next) = halves(counter);
+        let (_, mut next) = uncounted(counter);
+        if seen != UNOPENED {
+            let (_, start) = halves(seen);
+            next = start.wrapping_add(next.wrapping_sub(start).min(CAPACITY));
+        }
         let mut window = tagged(secs, next);
         if window == UNOPENED {
             // A start one lower is still a valid (one value smaller) window.
@@ -415,7 +475,7 @@ impl<C: Clock> Generator<C> {
         {
             let _ = self
                 .counter
-                .compare_exchange(counter, tagged(secs, next), AcqRel, Acquire);
+                .compare_exchange(counter, counted(secs, next), AcqRel, Acquire);
         }
     }
 
@@ -441,10 +501,51 @@ impl<C: Clock> Generator<C> {
     #[inline]
     #[allow(clippy::should_implement_trait)] // `Iterator::next` takes `&mut self`; this is `&self`.
     pub fn next(&self) -> ObjectId {
+        // The fast path: the clock reads the window's second, and one `fetch_add` on the
+        // counter. The value is taken only when the counter still carries that second's tag and
+        // lies within the window; an increment that does not is wasted (never handed out), and
+        // the slow path below decides. One clock reading serves both paths (a clock may be
+        // slow, e.g. an RTC on a bus). The id is built once, after the paths join: building it
+        // in each and merging them cost a store-forwarding stall (about 3 ns per id).
+        let reading = self.read();
+        let (secs, counter) = self
+            .next_fast(reading)
+            .unwrap_or_else(|| self.next_slow(reading));
+        self.make(secs, counter)
+    }
+
+    /// The fast path of [`next`](Self::next): its second and counter, or `None` for the slow
+    /// path.
+    ///
+    /// `Relaxed` suffices: a window with second `secs` has one start (seconds are never
+    /// reopened), so even a stale window read gives the right bound for its tag, and the
+    /// `fetch_add` is ordered with every other change of the counter by the counter alone. The
+    /// tag check is what keeps a caller preempted for a long time (while the counter went
+    /// around 2^32) from taking a value under a window long gone.
+    #[inline(always)]
+    fn next_fast(&self, reading: Option<u32>) -> Option<(u32, u32)> {
+        let now = reading?;
+        let window = self.window.load(Relaxed);
+        let (secs, start) = halves(window);
+        if now != secs || window == UNOPENED {
+            return None;
+        }
+        let (tag, next) = uncounted(self.counter.fetch_add(ONE, Relaxed));
+        (tag == secs && next.wrapping_sub(start) < CAPACITY).then_some((secs, next))
+    }
+
+    /// [`next`](Self::next) when its fast path did not take a value: a new second, a spent
+    /// one, no reading, or a race with an opener.
+    #[cold]
+    #[inline(never)]
+    fn next_slow(&self, mut reading: Option<u32>) -> (u32, u32) {
         loop {
-            match self.reserve(self.read(), 1, false) {
-                Ok((secs, c, _)) => return self.make(secs, c),
-                Err(Spent) => self.clock.wait(),
+            match self.reserve(reading, 1, false) {
+                Ok((secs, c, _)) => return (secs, c),
+                Err(Spent) => {
+                    self.clock.wait();
+                    reading = self.read();
+                }
             }
         }
     }

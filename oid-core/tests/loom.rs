@@ -127,6 +127,97 @@ fn the_clock_stepping_back_never_reopens_a_second() {
     });
 }
 
+#[test]
+fn next_racing_with_the_opening_of_a_second_never_repeats() {
+    model(|| {
+        // `next`'s fast path (`fetch_add`) against an opener and its re-tag, across the 32-bit
+        // wrap of the counter's half of the word.
+        let clock = Arc::new(ModelClock(AtomicU64::new(100)));
+        let generator = Arc::new(Generator::from_seed(
+            ModelClockRef(clock.clone()),
+            [7; 5],
+            u32::MAX - 1,
+        ));
+        let mut ids = vec![generator.try_next().expect("first id")];
+        let g1 = generator.clone();
+        let t1 = thread::spawn(move || vec![g1.next(), g1.next()]);
+        let g2 = generator.clone();
+        let c2 = clock.clone();
+        let t2 = thread::spawn(move || {
+            c2.0.store(101, Ordering::SeqCst);
+            vec![g2.next()]
+        });
+        ids.extend(t1.join().expect("thread 1"));
+        ids.extend(t2.join().expect("thread 2"));
+        assert_unique(&ids);
+        assert_eq!(ids.len(), 4);
+        for second in [100, 101] {
+            let n = ids.iter().filter(|id| id.timestamp() == second).count();
+            assert!(n <= CAPACITY as usize, "{n} ids in second {second}");
+        }
+    });
+}
+
+#[test]
+fn next_wasting_increments_on_a_spent_second_never_repeats() {
+    model(|| {
+        // Three of the second's four ids taken: `next` calls race for the last one, waste
+        // increments on the spent second (and on a counter not yet re-tagged) and wait for the
+        // clock, which the second thread moves on; a `try_next` on the spent second must fail.
+        let clock = Arc::new(ModelClock(AtomicU64::new(100)));
+        let generator = Arc::new(Generator::from_seed(
+            ModelClockRef(clock.clone()),
+            [5; 5],
+            1,
+        ));
+        let mut first = [ObjectId::MIN; 3];
+        generator.try_fill(&mut first).expect("three ids");
+        let mut ids = first.to_vec();
+        let g1 = generator.clone();
+        let t1 = thread::spawn(move || vec![g1.next(), g1.next()]);
+        let g2 = generator.clone();
+        let c2 = clock.clone();
+        let t2 = thread::spawn(move || {
+            let mut out: Vec<ObjectId> = g2.try_next().ok().into_iter().collect();
+            c2.0.store(101, Ordering::SeqCst);
+            out.push(g2.next());
+            out
+        });
+        ids.extend(t1.join().expect("thread 1"));
+        ids.extend(t2.join().expect("thread 2"));
+        assert_unique(&ids);
+        for second in [100, 101] {
+            let n = ids.iter().filter(|id| id.timestamp() == second).count();
+            assert!(n <= CAPACITY as usize, "{n} ids in second {second}");
+        }
+    });
+}
+
+#[test]
+fn next_racing_with_the_first_window_skips_no_counter() {
+    model(|| {
+        // A fresh generator: three `next` calls race to open the first window; the fast path's
+        // increments on the still untagged counter are wasted, and the re-tag must take the
+        // counter back so that the ids are exactly the seed and the two values after it.
+        let clock = Arc::new(ModelClock(AtomicU64::new(300)));
+        let generator = Arc::new(Generator::from_seed(
+            ModelClockRef(clock.clone()),
+            [3; 5],
+            10,
+        ));
+        let g1 = generator.clone();
+        let t1 = thread::spawn(move || g1.next());
+        let g2 = generator.clone();
+        let t2 = thread::spawn(move || g2.next());
+        let mut ids = vec![generator.next()];
+        ids.push(t1.join().expect("thread 1"));
+        ids.push(t2.join().expect("thread 2"));
+        let mut counters: Vec<u32> = ids.iter().map(|id| id.to_parts().counter).collect();
+        counters.sort_unstable();
+        assert_eq!(counters, [10, 11, 12], "{ids:?}");
+    });
+}
+
 /// `Generator` owns its clock; the model shares it with the threads that move it.
 struct ModelClockRef(Arc<ModelClock>);
 

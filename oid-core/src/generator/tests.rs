@@ -308,6 +308,8 @@ fn next_waits_for_a_later_second_when_one_is_spent() {
             "returned before the clock moved"
         );
         assert_eq!(id.timestamp(), 51);
+        // The fast path's increment on the spent second was wasted, but the new second opens
+        // where the ids stopped: nothing skipped.
         assert_eq!(id.to_parts().counter, 0);
     });
     assert!(clock.waits.get() > 0, "waited through Clock::wait");
@@ -400,7 +402,7 @@ fn a_window_opened_at_a_stale_counter_still_bounds_the_second() {
     // A window whose start lies behind the counter (an opener that read the counter and was
     // preempted) lowers the capacity but never admits a counter twice.
     g.window.store(tagged(20, 1_000), Release);
-    g.counter.store(tagged(20, 1_000 + CAPACITY - 2), Release);
+    g.counter.store(counted(20, 1_000 + CAPACITY - 2), Release);
     assert!(g.try_next().is_ok());
     assert!(g.try_next().is_ok());
     assert_eq!(g.try_next(), Err(GenerateError::CAPACITY_EXHAUSTED));
@@ -415,7 +417,115 @@ fn a_counter_tagged_with_an_older_window_is_retagged_by_the_next_caller() {
     // tags it and takes from the new window.
     g.window.store(tagged(31, 1), Release);
     clock.set(31);
+    let id = g
+        .try_next()
+        .map(|id| (id.timestamp(), id.to_parts().counter));
+    assert_eq!(id, Ok((31, 1)));
+    assert_eq!(uncounted(g.counter.load(Acquire)), (31, 2));
+}
+
+#[test]
+fn next_on_a_counter_tagged_with_an_older_window_wastes_one_value_and_never_repeats() {
+    let clock = ManualClock::at(30);
+    let g = Generator::from_seed(&clock, RANDOM, 0);
+    assert_eq!(g.next().to_parts().counter, 0);
+    // As above, but `next`: its fast path adds to the counter still tagged 30, sees the tag
+    // differ from the window's second and wastes the value; the slow path re-tags and takes
+    // the next one.
+    g.window.store(tagged(31, 1), Release);
+    clock.set(31);
     let id = g.next();
-    assert_eq!((id.timestamp(), id.to_parts().counter), (31, 1));
-    assert_eq!(halves(g.counter.load(Acquire)), (31, 2));
+    assert_eq!((id.timestamp(), id.to_parts().counter), (31, 2));
+    assert_eq!(uncounted(g.counter.load(Acquire)), (31, 3));
+    // Within a second, `next` is +1 with nothing wasted.
+    assert_eq!(g.next().to_parts().counter, 3);
+    assert_eq!(uncounted(g.counter.load(Acquire)), (31, 4));
+}
+
+#[test]
+fn next_racing_with_the_first_window_skips_nothing() {
+    let clock = ManualClock::at(40);
+    let g = Generator::from_seed(&clock, RANDOM, 5);
+    // The first opener published its window and stopped before tagging the counter: `next`'s
+    // fast path adds to the untagged counter and wastes the value, but the re-tag puts the
+    // counter back at the window's start (nothing was ever handed out untagged).
+    g.window.store(tagged(40, 5), Release);
+    let id = g.next();
+    assert_eq!((id.timestamp(), id.to_parts().counter), (40, 5));
+    assert_eq!(g.next().to_parts().counter, 6);
+    assert_eq!(uncounted(g.counter.load(Acquire)), (40, 7));
+}
+
+#[test]
+fn the_fast_path_wraps_the_counter_without_touching_its_tag() {
+    let g = Generator::from_seed(FixedClock::at(9), [0; 5], u32::MAX - 1);
+    // The first id opens the window (slow path); the next ones are `fetch_add`s across the
+    // 32-bit wrap of the counter's half of the word.
+    let counters: Vec<u32> = (0..4).map(|_| g.next().to_parts().counter).collect();
+    assert_eq!(counters, [0xfffffe, 0xffffff, 0, 1]);
+    assert_eq!(uncounted(g.counter.load(Acquire)), (9, 2));
+    assert_eq!(halves(g.window.load(Acquire)), (9, u32::MAX - 1));
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "threads waiting on a clock")]
+fn threads_calling_next_across_spent_seconds_never_repeat() {
+    const THREADS: usize = 4;
+    const ROUNDS: u32 = 12;
+    // Each round leaves 2,000 values in the second and asks for 4 x 1,500 ids, so every
+    // round's threads waste increments on the spent second and race with the opening of the
+    // next one (a helper thread moves the clock on).
+    const LEFT: u32 = 2_000;
+    const PER_THREAD: usize = 1_500;
+    let clock = ManualClock::at(1_000);
+    let g = Generator::from_seed(&clock, RANDOM, 0xfff000);
+    let mut seen = HashSet::new();
+    for _ in 0..ROUNDS {
+        clock.advance(1);
+        let first = g.next();
+        seen.insert(first);
+        let secs = first.timestamp();
+        // Use up the second but `LEFT` values, as if 2^24 - LEFT ids had been taken.
+        let (_, start) = halves(g.window.load(Acquire));
+        g.counter
+            .store(counted(secs, start.wrapping_add(CAPACITY - LEFT)), Release);
+        let done = core::sync::atomic::AtomicUsize::new(0);
+        let ids: Vec<Vec<ObjectId>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..THREADS)
+                .map(|_| {
+                    s.spawn(|| {
+                        let ids: Vec<ObjectId> = (0..PER_THREAD).map(|_| g.next()).collect();
+                        done.fetch_add(1, core::sync::atomic::Ordering::SeqCst);
+                        ids
+                    })
+                })
+                .collect();
+            s.spawn(|| {
+                while done.load(core::sync::atomic::Ordering::SeqCst) < THREADS {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                    clock.advance(1);
+                }
+            });
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("thread panicked"))
+                .collect()
+        });
+        for ids in &ids {
+            assert!(ids.windows(2).all(|w| w[0].timestamp() <= w[1].timestamp()));
+            for id in ids {
+                assert!(seen.insert(*id), "duplicate id {id}");
+            }
+        }
+        let in_first = ids
+            .iter()
+            .flatten()
+            .filter(|id| id.timestamp() == secs)
+            .count();
+        assert!(
+            in_first <= LEFT as usize,
+            "{in_first} ids in a second with {LEFT} left"
+        );
+    }
+    assert_eq!(seen.len(), ROUNDS as usize * (1 + THREADS * PER_THREAD));
 }
