@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use xshell::{Shell, cmd};
 
-use crate::util::{Result, Runner, cargo_target_dir, run};
+use crate::util::{Result, Runner, cargo_target_dir, is_root, run};
 
 /// `cargo xtask sql`: the tests. `cargo xtask sql bench [ARGS]`: the criterion benchmark.
 pub(crate) fn sql(args: &[String]) -> Result {
@@ -144,10 +144,6 @@ fn server_cmd<'a>(sh: &'a Shell, as_root: bool, bin: &Path) -> xshell::Cmd<'a> {
     } else {
         sh.cmd(bin)
     }
-}
-
-fn is_root(sh: &Shell) -> bool {
-    cmd!(sh, "id -u").read().is_ok_and(|uid| uid.trim() == "0")
 }
 
 /// The newest `/usr/lib/postgresql/*/bin` with `initdb`, installing Debian's `postgresql`

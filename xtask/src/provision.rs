@@ -22,7 +22,7 @@ use std::process::{Command, Stdio};
 use xshell::{Shell, cmd};
 
 use crate::util::{
-    Result, Runner, ensure_targets, ensure_targets_of, project_root, run, rust_version,
+    Result, Runner, ensure_targets, ensure_targets_of, is_root, project_root, run, rust_version,
     toolchain_targets, works,
 };
 
@@ -51,14 +51,6 @@ pub(crate) fn provision() -> Result {
         crate::postgres::server_bin(sh).map(drop)
     });
     r.finish()
-}
-
-/// Whether this process runs as root (apt needs it).
-fn is_root(sh: &Shell) -> bool {
-    cmd!(sh, "id -u")
-        .quiet()
-        .read()
-        .is_ok_and(|uid| uid.trim() == "0")
 }
 
 /// Whether two files exist with the same bytes (`cmp -s`): the "already installed from this

@@ -188,6 +188,14 @@ pub(crate) fn toml_string(text: &str, key: &str) -> Option<String> {
     })
 }
 
+/// Whether this process runs as root (apt needs it).
+pub(crate) fn is_root(sh: &Shell) -> bool {
+    xshell::cmd!(sh, "id -u")
+        .quiet()
+        .read()
+        .is_ok_and(|uid| uid.trim() == "0")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
