@@ -43,6 +43,29 @@ fn assert_unique(ids: &[ObjectId]) {
     );
 }
 
+/// No second among `seconds` holds more ids than the model's capacity.
+fn assert_within_capacity(ids: &[ObjectId], seconds: &[u32]) {
+    for &second in seconds {
+        let n = ids.iter().filter(|id| id.timestamp() == second).count();
+        assert!(n <= CAPACITY as usize, "{n} ids in second {second}");
+    }
+}
+
+/// A model clock reading `secs` and a generator on it with this seed, both shared.
+fn setup(
+    secs: u64,
+    random: [u8; 5],
+    counter: u32,
+) -> (Arc<ModelClock>, Arc<Generator<ModelClockRef>>) {
+    let clock = Arc::new(ModelClock(AtomicU64::new(secs)));
+    let generator = Arc::new(Generator::from_seed(
+        ModelClockRef(clock.clone()),
+        random,
+        counter,
+    ));
+    (clock, generator)
+}
+
 /// Every schedule with up to `PREEMPTIONS` preemptions (loom's bound; a bound of 2-3 finds
 /// almost all real concurrency bugs and keeps the search to seconds).
 const PREEMPTIONS: usize = 3;
@@ -57,12 +80,7 @@ fn model(f: impl Fn() + Sync + Send + 'static) {
 fn racing_at_the_edge_of_a_second_never_repeats() {
     model(|| {
         // Counter start just below the 32-bit wrap of the counter word, one id already made.
-        let clock = Arc::new(ModelClock(AtomicU64::new(100)));
-        let generator = Arc::new(Generator::from_seed(
-            ModelClockRef(clock.clone()),
-            [7; 5],
-            u32::MAX - 1,
-        ));
+        let (clock, generator) = setup(100, [7; 5], u32::MAX - 1);
         let mut ids = vec![generator.try_next().expect("first id")];
         let g1 = generator.clone();
         let t1 = thread::spawn(move || {
@@ -84,22 +102,14 @@ fn racing_at_the_edge_of_a_second_never_repeats() {
         ids.extend(t1.join().expect("thread 1"));
         ids.extend(t2.join().expect("thread 2"));
         assert_unique(&ids);
-        for second in [100, 101] {
-            let n = ids.iter().filter(|id| id.timestamp() == second).count();
-            assert!(n <= CAPACITY as usize, "{n} ids in second {second}");
-        }
+        assert_within_capacity(&ids, &[100, 101]);
     });
 }
 
 #[test]
 fn the_clock_stepping_back_never_reopens_a_second() {
     model(|| {
-        let clock = Arc::new(ModelClock(AtomicU64::new(200)));
-        let generator = Arc::new(Generator::from_seed(
-            ModelClockRef(clock.clone()),
-            [9; 5],
-            3,
-        ));
+        let (clock, generator) = setup(200, [9; 5], 3);
         let g1 = generator.clone();
         let t1 = thread::spawn(move || {
             let mut batch = [ObjectId::MIN; 3];
@@ -132,12 +142,7 @@ fn next_racing_with_the_opening_of_a_second_never_repeats() {
     model(|| {
         // `next`'s fast path (`fetch_add`) against an opener and its re-tag, across the 32-bit
         // wrap of the counter's half of the word.
-        let clock = Arc::new(ModelClock(AtomicU64::new(100)));
-        let generator = Arc::new(Generator::from_seed(
-            ModelClockRef(clock.clone()),
-            [7; 5],
-            u32::MAX - 1,
-        ));
+        let (clock, generator) = setup(100, [7; 5], u32::MAX - 1);
         let mut ids = vec![generator.try_next().expect("first id")];
         let g1 = generator.clone();
         let t1 = thread::spawn(move || vec![g1.next(), g1.next()]);
@@ -151,10 +156,7 @@ fn next_racing_with_the_opening_of_a_second_never_repeats() {
         ids.extend(t2.join().expect("thread 2"));
         assert_unique(&ids);
         assert_eq!(ids.len(), 4);
-        for second in [100, 101] {
-            let n = ids.iter().filter(|id| id.timestamp() == second).count();
-            assert!(n <= CAPACITY as usize, "{n} ids in second {second}");
-        }
+        assert_within_capacity(&ids, &[100, 101]);
     });
 }
 
@@ -164,12 +166,7 @@ fn next_wasting_increments_on_a_spent_second_never_repeats() {
         // Three of the second's four ids taken: `next` calls race for the last one, waste
         // increments on the spent second (and on a counter not yet re-tagged) and wait for the
         // clock, which the second thread moves on; a `try_next` on the spent second must fail.
-        let clock = Arc::new(ModelClock(AtomicU64::new(100)));
-        let generator = Arc::new(Generator::from_seed(
-            ModelClockRef(clock.clone()),
-            [5; 5],
-            1,
-        ));
+        let (clock, generator) = setup(100, [5; 5], 1);
         let mut first = [ObjectId::MIN; 3];
         generator.try_fill(&mut first).expect("three ids");
         let mut ids = first.to_vec();
@@ -186,10 +183,7 @@ fn next_wasting_increments_on_a_spent_second_never_repeats() {
         ids.extend(t1.join().expect("thread 1"));
         ids.extend(t2.join().expect("thread 2"));
         assert_unique(&ids);
-        for second in [100, 101] {
-            let n = ids.iter().filter(|id| id.timestamp() == second).count();
-            assert!(n <= CAPACITY as usize, "{n} ids in second {second}");
-        }
+        assert_within_capacity(&ids, &[100, 101]);
     });
 }
 
@@ -199,12 +193,7 @@ fn next_racing_with_the_first_window_skips_no_counter() {
         // A fresh generator: three `next` calls race to open the first window; the fast path's
         // increments on the still untagged counter are wasted, and the re-tag must take the
         // counter back so that the ids are exactly the seed and the two values after it.
-        let clock = Arc::new(ModelClock(AtomicU64::new(300)));
-        let generator = Arc::new(Generator::from_seed(
-            ModelClockRef(clock.clone()),
-            [3; 5],
-            10,
-        ));
+        let (_clock, generator) = setup(300, [3; 5], 10);
         let g1 = generator.clone();
         let t1 = thread::spawn(move || g1.next());
         let g2 = generator.clone();
