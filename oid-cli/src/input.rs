@@ -6,17 +6,16 @@
 //! input (a 1 GB line without a newline included). Surrounding whitespace (including the `\r` of
 //! CRLF files) is ignored, blank lines are skipped but still counted, a UTF-8 byte order mark
 //! at the start of a file is ignored, and a line that is not UTF-8 is reported rather than read
-//! lossily. Ids are read with the [lenient reader](crate::lenient).
+//! lossily. Ids are read as pasted, by `oid_core::ObjectId::parse_pasted`.
 
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
-use oid_core::{ObjectId, ParseError};
+use oid_core::{ObjectId, PastedError};
 
 use crate::error::Error;
-use crate::lenient;
 
 /// The longest line read, in bytes, without its line ending.
 pub(crate) const MAX_LINE: usize = 4096;
@@ -45,7 +44,7 @@ impl fmt::Display for Position<'_> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Invalid {
     /// The text is not an id in any accepted form.
-    Parse(ParseError),
+    Parse(PastedError),
     /// The line is not UTF-8.
     NotUtf8,
     /// The line is longer than [`MAX_LINE`] bytes.
@@ -76,7 +75,9 @@ fn item<'a>(position: Position<'a>, text: &'a str) -> Item<'a> {
     Item {
         position,
         text,
-        id: lenient::read(text).map_err(Invalid::Parse),
+        id: ObjectId::parse_pasted(text)
+            .map(|pasted| pasted.id())
+            .map_err(Invalid::Parse),
     }
 }
 
@@ -266,7 +267,14 @@ pub(crate) fn report(
         item.position,
         Shown(item.text)
     );
-    if let Some(id) = lenient::find(item.text) {
+    let hint = match reason {
+        Invalid::Parse(e) => e.hint(),
+        // A line's text is shown lossily or cut short; an id in it is still worth offering.
+        Invalid::NotUtf8 | Invalid::TooLong => ObjectId::parse_pasted(item.text)
+            .err()
+            .and_then(|e| e.hint()),
+    };
+    if let Some(id) = hint {
         let _ = writeln!(err, "oid: hint: did you mean {id}?");
     }
     if matches!(item.position, Position::Argument(_)) && Path::new(item.text).is_file() {
