@@ -193,7 +193,7 @@ impl ObjectId {
     /// (with `'$oid'` or `$oid` as the key too), with any whitespace around and between the
     /// parts, and says which [`Form`] the id was in. The hex inside must be exactly an id;
     /// anything else is an error, which offers the id the text holds in another shape as a
-    /// hint. Needs no allocation.
+    /// hint. Needs no allocation, and is a `const fn`.
     ///
     /// Use [`ObjectId::parse_str`] where only the canonical 24 hex digits are acceptable.
     ///
@@ -225,26 +225,41 @@ impl ObjectId {
     /// assert_eq!(err.hint(), Some(id));
     /// # Ok::<(), oid_core::PastedError>(())
     /// ```
-    pub fn parse_pasted(s: &str) -> Result<Pasted, PastedError> {
-        let s = s.trim();
-        let (form, inner) = unwrap(s).map_or((None, s), |(form, inner)| (Some(form), inner));
+    pub const fn parse_pasted(s: &str) -> Result<Pasted, PastedError> {
+        let text = trim(s.as_bytes());
+        let (form, inner) = match unwrap(text) {
+            Some((form, inner)) => (Some(form), inner),
+            None => (None, text),
+        };
+        // `inner` is cut from UTF-8 text next to ASCII bytes or whole whitespace characters, so
+        // it is UTF-8; the fallback only keeps this free of a panic path.
+        let inner = match core::str::from_utf8(inner) {
+            Ok(inner) => inner,
+            Err(_) => s,
+        };
         match ObjectId::parse_str(inner) {
             Ok(id) => Ok(Pasted {
                 id,
-                form: form.unwrap_or(Form::Hex),
+                form: match form {
+                    Some(form) => form,
+                    None => Form::Hex,
+                },
             }),
             Err(error) => Err(PastedError {
                 error,
                 form,
-                hint: find(s),
+                hint: find(text),
             }),
         }
     }
 }
 
-/// The first run of exactly 24 hex digits in `s` that no other hex digit touches.
-fn find(s: &str) -> Option<ObjectId> {
-    let b = s.as_bytes();
+// The reader works on bytes with `const fn`s and slice patterns: every delimiter is ASCII, and
+// whitespace is matched by its UTF-8 encoding, so no `str` pattern machinery is needed (it
+// would not be `const`, and it more than doubled what this adds to the web page's wasm).
+
+/// The first run of exactly 24 hex digits in `b` that no other hex digit touches.
+const fn find(b: &[u8]) -> Option<ObjectId> {
     let mut i = 0;
     while i < b.len() {
         if b[i].is_ascii_hexdigit() {
@@ -253,8 +268,15 @@ fn find(s: &str) -> Option<ObjectId> {
                 i += 1;
             }
             if i - start == 24 {
-                // ASCII on both ends of the run, so these are character boundaries.
-                return s.get(start..i).and_then(|h| ObjectId::parse_str(h).ok());
+                let (_, tail) = b.split_at(start);
+                let (run, _) = tail.split_at(24);
+                return match core::str::from_utf8(run) {
+                    Ok(hex) => match ObjectId::parse_str(hex) {
+                        Ok(id) => Some(id),
+                        Err(_) => None,
+                    },
+                    Err(_) => None,
+                };
             }
         } else {
             i += 1;
@@ -263,42 +285,143 @@ fn find(s: &str) -> Option<ObjectId> {
     None
 }
 
-/// The form of `s` and the text inside it, or `None` when `s` is not wrapped.
-fn unwrap(s: &str) -> Option<(Form, &str)> {
-    quoted(s)
-        .map(|inner| (Form::Quoted, inner))
-        .or_else(|| call(s).map(|inner| (Form::Shell, inner)))
-        .or_else(|| oid_map(s).map(|inner| (Form::ExtendedJson, inner)))
+/// The form of `b` and the text inside it, or `None` when `b` is not wrapped.
+const fn unwrap(b: &[u8]) -> Option<(Form, &[u8])> {
+    if let Some(inner) = quoted(b) {
+        Some((Form::Quoted, inner))
+    } else if let Some(inner) = call(b) {
+        Some((Form::Shell, inner))
+    } else if let Some(inner) = oid_map(b) {
+        Some((Form::ExtendedJson, inner))
+    } else {
+        None
+    }
 }
 
-/// `"…"` or `'…'`: the text inside.
-fn quoted(s: &str) -> Option<&str> {
-    ['"', '\''].into_iter().find_map(|quote| {
-        let inner = s.strip_prefix(quote)?.strip_suffix(quote)?;
-        // One quoted string, not `"a" "b"`.
-        (!inner.contains(quote)).then_some(inner)
-    })
+/// `"…"` or `'…'`: the text inside, when the quote does not appear in it (not `"a" "b"`).
+const fn quoted(b: &[u8]) -> Option<&[u8]> {
+    match b {
+        [quote @ (b'"' | b'\''), inner @ .., end] if *end == *quote && !contains(inner, *quote) => {
+            Some(inner)
+        }
+        _ => None,
+    }
 }
 
 /// `ObjectId("…")`, `ObjectId('…')`, `new ObjectId("…")`, spaces allowed around the parts.
-fn call(s: &str) -> Option<&str> {
-    let s = match s.strip_prefix("new") {
-        Some(rest) if rest.starts_with(char::is_whitespace) => rest.trim_start(),
+const fn call(b: &[u8]) -> Option<&[u8]> {
+    let b = match strip_prefix(b, b"new") {
+        Some(rest) if space_at_start(rest) > 0 => trim_start(rest),
         Some(_) => return None,
-        None => s,
+        None => b,
     };
-    let args = s.strip_prefix("ObjectId")?.trim_start();
-    let inner = args.strip_prefix('(')?.strip_suffix(')')?;
-    quoted(inner.trim())
+    let Some(args) = strip_prefix(b, b"ObjectId") else {
+        return None;
+    };
+    match trim_start(args) {
+        [b'(', inner @ .., b')'] => quoted(trim(inner)),
+        _ => None,
+    }
 }
 
 /// `{"$oid": "…"}`, also with `'$oid'` or `$oid` as the key and single-quoted values.
-fn oid_map(s: &str) -> Option<&str> {
-    let body = s.strip_prefix('{')?.strip_suffix('}')?.trim();
-    let rest = ["\"$oid\"", "'$oid'", "$oid"]
-        .iter()
-        .find_map(|key| body.strip_prefix(key))?;
-    quoted(rest.trim_start().strip_prefix(':')?.trim())
+const fn oid_map(b: &[u8]) -> Option<&[u8]> {
+    let [b'{', body @ .., b'}'] = b else {
+        return None;
+    };
+    let body = trim(body);
+    let rest = match strip_prefix(body, b"\"$oid\"") {
+        Some(rest) => rest,
+        None => match strip_prefix(body, b"'$oid'") {
+            Some(rest) => rest,
+            None => match strip_prefix(body, b"$oid") {
+                Some(rest) => rest,
+                None => return None,
+            },
+        },
+    };
+    match trim_start(rest) {
+        [b':', value @ ..] => quoted(trim(value)),
+        _ => None,
+    }
+}
+
+/// `b` without `prefix`, or `None` when it does not start with it.
+const fn strip_prefix<'a>(b: &'a [u8], prefix: &[u8]) -> Option<&'a [u8]> {
+    if b.len() < prefix.len() {
+        return None;
+    }
+    let (head, rest) = b.split_at(prefix.len());
+    let mut i = 0;
+    while i < prefix.len() {
+        if head[i] != prefix[i] {
+            return None;
+        }
+        i += 1;
+    }
+    Some(rest)
+}
+
+const fn contains(b: &[u8], byte: u8) -> bool {
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == byte {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// `b` without the whitespace at either end, as [`str::trim`] cuts it.
+const fn trim(b: &[u8]) -> &[u8] {
+    let mut b = trim_start(b);
+    loop {
+        let n = space_at_end(b);
+        if n == 0 {
+            return b;
+        }
+        b = b.split_at(b.len() - n).0;
+    }
+}
+
+/// `b` without the whitespace at its start, as [`str::trim_start`] cuts it.
+const fn trim_start(mut b: &[u8]) -> &[u8] {
+    loop {
+        let n = space_at_start(b);
+        if n == 0 {
+            return b;
+        }
+        b = b.split_at(n).1;
+    }
+}
+
+// The length in bytes of the whitespace character (Unicode White_Space, what `char::is_whitespace`
+// answers) at the start or the end of UTF-8 text, or 0: U+0009..=U+000D, U+0020, U+0085, U+00A0,
+// U+1680, U+2000..=U+200A, U+2028, U+2029, U+202F, U+205F and U+3000.
+
+const fn space_at_start(b: &[u8]) -> usize {
+    match b {
+        [0x09..=0x0d | b' ', ..] => 1,
+        [0xc2, 0x85 | 0xa0, ..] => 2,
+        [0xe1, 0x9a, 0x80, ..]
+        | [0xe2, 0x80, 0x80..=0x8a | 0xa8 | 0xa9 | 0xaf, ..]
+        | [0xe2, 0x81, 0x9f, ..]
+        | [0xe3, 0x80, 0x80, ..] => 3,
+        _ => 0,
+    }
+}
+
+const fn space_at_end(b: &[u8]) -> usize {
+    match b {
+        [.., 0x09..=0x0d | b' '] => 1,
+        [.., 0xc2, 0x85 | 0xa0] => 2,
+        [.., 0xe1, 0x9a, 0x80]
+        | [.., 0xe2, 0x80, 0x80..=0x8a | 0xa8 | 0xa9 | 0xaf]
+        | [.., 0xe2, 0x81, 0x9f]
+        | [.., 0xe3, 0x80, 0x80] => 3,
+        _ => 0,
+    }
 }
 
 #[cfg(test)]

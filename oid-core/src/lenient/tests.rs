@@ -131,6 +131,30 @@ fn the_hint_is_the_contained_id() {
     assert_eq!(hint(""), None);
 }
 
+/// Read at compile time: `parse_pasted` is a `const fn`.
+const PASTED: Result<Pasted, PastedError> =
+    ObjectId::parse_pasted("\u{a0}new ObjectId ( '507F1F77BCF86CD799439011' )\u{3000}");
+
+#[test]
+fn reads_in_const_context() {
+    assert_eq!(PASTED.map(|p| (p.id(), p.form())), Ok((id(), Form::Shell)));
+}
+
+/// The byte-level whitespace test agrees with `char::is_whitespace` on every character, at
+/// the start and at the end of the text.
+#[test]
+fn whitespace_is_what_char_is_whitespace_says() {
+    for c in (0..=0x10_ffff).filter_map(char::from_u32) {
+        let mut buf = [0u8; 4];
+        let encoded = c.encode_utf8(&mut buf).as_bytes();
+        let want = if c.is_whitespace() { encoded.len() } else { 0 };
+        assert_eq!(space_at_start(encoded), want, "{c:?} at the start");
+        assert_eq!(space_at_end(encoded), want, "{c:?} at the end");
+        let framed = [b"x", encoded, b"x"].concat();
+        assert_eq!(trim(&framed), &framed[..], "{c:?} inside is kept");
+    }
+}
+
 /// The wrappers the reader accepts, with `{}` where the hex goes.
 const FORMS: [(&str, Form); 9] = [
     ("{}", Form::Hex),
@@ -199,6 +223,22 @@ proptest! {
             ];
             prop_assert!(allowed.contains(&skeleton.as_str()), "{s:?} -> {skeleton:?}");
         }
+    }
+
+    #[test]
+    fn trims_as_str_trim_does(
+        s in proptest::collection::vec(
+            prop_oneof![
+                any::<char>(),
+                proptest::sample::select(&[' ', '\t', '\n', '\u{85}', '\u{a0}', '\u{1680}',
+                    '\u{2000}', '\u{200a}', '\u{200b}', '\u{2028}', '\u{202f}', '\u{205f}',
+                    '\u{3000}', '\u{feff}', '\u{180e}'][..]),
+            ],
+            0..12,
+        ).prop_map(|cs| cs.into_iter().collect::<String>()),
+    ) {
+        prop_assert_eq!(trim(s.as_bytes()), s.trim().as_bytes());
+        prop_assert_eq!(trim_start(s.as_bytes()), s.trim_start().as_bytes());
     }
 
     /// The hint is an id the text holds, whatever the text.
