@@ -13,7 +13,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
-use oid_core::{ObjectId, ParseError};
+use oid_std::{ObjectId, ParseError};
 
 use crate::error::Error;
 use crate::lenient;

@@ -9,7 +9,7 @@
 //!
 //! The library stays strict (`ObjectId::parse_str`); this leniency is the command's.
 
-use oid_core::{ObjectId, ParseError};
+use oid_std::{ObjectId, ParseError};
 
 /// Reads an id in one of the accepted forms.
 ///
