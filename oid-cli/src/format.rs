@@ -26,6 +26,18 @@ pub(crate) enum NewFormat {
     Mongosh,
 }
 
+impl NewFormat {
+    /// The name on the command line.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            NewFormat::Hex => "hex",
+            NewFormat::Json => "json",
+            NewFormat::Ejson => "ejson",
+            NewFormat::Mongosh => "mongosh",
+        }
+    }
+}
+
 /// The output formats of `oid inspect`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub(crate) enum InspectFormat {
@@ -47,7 +59,8 @@ pub(crate) enum InspectFormat {
 pub(crate) enum Line {
     /// Hex, upper case when `true`.
     Hex(bool),
-    Json,
+    /// The fields of `inspect`, with the legacy reading when `true`.
+    Json(bool),
     Ejson,
     Mongosh,
 }
@@ -65,7 +78,7 @@ impl Line {
                 };
                 out.write_all(text.as_bytes())?;
             }
-            Line::Json => serde_json::to_writer(&mut *out, &Fields::of(id))?,
+            Line::Json(legacy) => serde_json::to_writer(&mut *out, &Fields::of(id, legacy))?,
             Line::Ejson => serde_json::to_writer(&mut *out, &ExtendedJson(id))?,
             Line::Mongosh => write!(out, "ObjectId(\"{id}\")")?,
         }
@@ -109,9 +122,14 @@ mod tests {
             line(Line::Mongosh),
             "ObjectId(\"507f1f77bcf86cd799439011\")\n"
         );
-        let json: serde_json::Value = serde_json::from_str(&line(Line::Json)).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&line(Line::Json(false))).unwrap();
         assert_eq!(json["id"], "507f1f77bcf86cd799439011");
         assert_eq!(json["time"], "2012-10-17T21:13:27Z");
+        assert_eq!(json.get("legacy_machine_id"), None);
+        assert_eq!(json.get("legacy_process_id"), None);
+        let json: serde_json::Value = serde_json::from_str(&line(Line::Json(true))).unwrap();
+        assert_eq!(json["legacy_machine_id"], "bcf86c");
+        assert_eq!(json["legacy_process_id"], 0xd799);
     }
 
     #[test]

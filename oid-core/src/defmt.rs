@@ -80,3 +80,24 @@ impl ::defmt::Format for crate::EntropyError {
         }
     }
 }
+
+impl ::defmt::Format for crate::Form {
+    fn format(&self, f: ::defmt::Formatter<'_>) {
+        ::defmt::write!(f, "{=str}", self.as_str())
+    }
+}
+
+impl ::defmt::Format for crate::Pasted {
+    fn format(&self, f: ::defmt::Formatter<'_>) {
+        ::defmt::write!(f, "{} as {}", self.id(), self.form())
+    }
+}
+
+impl ::defmt::Format for crate::PastedError {
+    fn format(&self, f: ::defmt::Formatter<'_>) {
+        match self.hint() {
+            Some(id) => ::defmt::write!(f, "{} (did you mean {}?)", self.parse_error(), id),
+            None => ::defmt::write!(f, "{}", self.parse_error()),
+        }
+    }
+}

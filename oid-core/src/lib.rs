@@ -26,6 +26,7 @@ mod fmt;
 #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
 mod generator;
 mod id;
+mod lenient;
 mod macros;
 mod parse;
 mod parts;
@@ -46,5 +47,6 @@ pub use crate::fmt::Hex;
 #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
 pub use crate::generator::Generator;
 pub use crate::id::ObjectId;
+pub use crate::lenient::{Form, Pasted, PastedError};
 pub use crate::parts::{LegacyParts, Parts};
 pub use crate::range::{IdRange, Upper};
