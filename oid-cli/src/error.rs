@@ -3,7 +3,7 @@
 use std::fmt;
 use std::io;
 
-use oid_core::EntropyError;
+use oid_std::EntropyError;
 
 use crate::format::NewFormat;
 use crate::when::{LAST, Time};

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::io::Write;
 
-use oid_core::ObjectId;
+use oid_std::ObjectId;
 use serde::{Serialize, Serializer};
 
 use crate::when::{self, Time};

@@ -2,12 +2,12 @@
 //!
 //! Every format but `text` writes one line per id. `json` is one object per line (the fields
 //! of `oid inspect`), `ejson` MongoDB extended JSON (`{"$oid":"…"}`, built with
-//! `oid_core::serde::extended_json`), `mongosh` the shell's `ObjectId("…")`.
+//! `oid_std::serde::extended_json`), `mongosh` the shell's `ObjectId("…")`.
 
 use std::io::{self, Write};
 
 use clap::ValueEnum;
-use oid_core::ObjectId;
+use oid_std::ObjectId;
 use serde::{Serialize, Serializer};
 
 use crate::fields::Fields;
@@ -92,13 +92,13 @@ pub(crate) struct ExtendedJson(pub(crate) ObjectId);
 
 impl Serialize for ExtendedJson {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        oid_core::serde::extended_json::serialize(&self.0, s)
+        oid_std::serde::extended_json::serialize(&self.0, s)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use oid_core::oid;
+    use oid_std::oid;
 
     use super::*;
 

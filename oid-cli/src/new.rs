@@ -14,7 +14,7 @@
 use std::io::{self, Write};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use oid_core::{Clock, Entropy, ErrorKind, Generator, ObjectId};
+use oid_std::{Clock, Entropy, ErrorKind, Generator, ObjectId};
 use oid_std::{OsEntropy, SystemClock};
 
 use crate::cli::NewArgs;
@@ -176,7 +176,7 @@ pub(crate) fn write_ids<C: Clock>(
 mod tests {
     use std::cell::Cell;
 
-    use oid_core::{FixedClock, ManualClock};
+    use oid_std::{FixedClock, ManualClock};
 
     use super::*;
 

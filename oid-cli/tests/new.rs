@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use std::process::{Command as StdCommand, Stdio};
 
 use common::{bin, ids, oid, ok, usage_error};
-use oid_core::ObjectId;
+use oid_std::ObjectId;
 
 #[test]
 fn new_defaults_to_one_lowercase_id_of_now() {

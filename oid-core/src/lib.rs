@@ -36,7 +36,9 @@ mod range;
 pub use crate::clock::ManualClock;
 pub use crate::clock::{Clock, FixedClock};
 pub use crate::entropy::Entropy;
-pub use crate::error::{EntropyError, ErrorKind, FromSliceError, GenerateError, ParseError};
+pub use crate::error::{
+    EntropyError, Error, ErrorKind, FromSliceError, GenerateError, ParseError, TimeOutOfRange,
+};
 #[cfg(feature = "rand_core")]
 pub use crate::external::rand_core_support::RngEntropy;
 #[cfg(feature = "serde")]
