@@ -36,6 +36,15 @@ pub(crate) fn ci() -> Result {
     r.step("integrations (issue 13)", |sh| {
         run(cmd!(sh, "cargo test -p oid-integrations"))
     });
+    // The workspace runs above cover both oid-bson features together (with bson's own
+    // `serde_path_to_error` feature) and neither; these are the two single choices.
+    r.step("bson-tests: oid-bson with bson-2 only, bson-3 only", |sh| {
+        run(cmd!(sh, "cargo test -p oid-bson-tests"))?;
+        run(cmd!(
+            sh,
+            "cargo test -p oid-bson-tests --no-default-features --features bson-3"
+        ))
+    });
     r.step("oid-std past capacity (release)", |sh| {
         run(cmd!(
             sh,
