@@ -69,7 +69,7 @@ fn build_target(sh: &Shell, target: &str) -> Result {
     let hack = |args: &[&str], single_core: bool| {
         let mut c = cmd!(
             sh,
-            "cargo hack build -p oid-core --lib --target {target} --no-default-features {args...}"
+            "cargo hack build -p oid-core --lib --target {target} {args...}"
         )
         .env("PATH", &path);
         if single_core {

@@ -89,6 +89,96 @@ fn msrv_problem(readme: &str, rust_version: &str) -> Option<String> {
     }
 }
 
+/// Whether a fenced code block's info string makes rustdoc treat it as Rust (and so hide its
+/// `# ` lines): no language, `rust`, or only rustdoc's attributes (`no_run`, `ignore`, ...).
+fn is_rust_block(info: &str) -> bool {
+    info.split(',').map(str::trim).all(|word| {
+        word.is_empty()
+            || word == "rust"
+            || [
+                "no_run",
+                "ignore",
+                "should_panic",
+                "compile_fail",
+                "test_harness",
+                "standalone_crate",
+            ]
+            .contains(&word)
+            || word.starts_with("edition")
+    })
+}
+
+/// What GitHub and the registry would show wrongly in a README: rustdoc's hidden lines (`# ` in a
+/// Rust block) show as raw text there, and intra-doc links (`[`ObjectId`]` without a URL or a
+/// `[label]: url` definition) as literal brackets. One message per line.
+fn readme_problems(readme: &str) -> Vec<String> {
+    let defined: Vec<&str> = readme
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix('[')?.split_once("]:"))
+        .map(|(label, _)| label)
+        .collect();
+    let mut problems = Vec::new();
+    let mut fence: Option<bool> = None; // Some(is_rust) inside a code block
+    for (n, line) in readme.lines().enumerate() {
+        let n = n + 1;
+        let trimmed = line.trim_start();
+        if let Some(info) = trimmed.strip_prefix("```") {
+            fence = match fence {
+                Some(_) => None,
+                None => Some(is_rust_block(info)),
+            };
+            continue;
+        }
+        match fence {
+            Some(true) => {
+                if trimmed == "#" || trimmed.starts_with("# ") {
+                    problems.push(format!("line {n}: hidden doctest line `{}`", line.trim()));
+                }
+            }
+            Some(false) => {}
+            None => {
+                for label in unresolved_links(line, &defined) {
+                    problems.push(format!("line {n}: unresolved link [{label}]"));
+                }
+            }
+        }
+    }
+    problems
+}
+
+/// The `[label]`s of a Markdown line (outside code spans) that are neither inline links
+/// (`[label](url)`, `[label][ref]`), nor definitions, nor defined in `defined`.
+fn unresolved_links<'a>(line: &'a str, defined: &[&str]) -> Vec<&'a str> {
+    let bytes = line.as_bytes();
+    let mut out = Vec::new();
+    let mut in_code = false;
+    let mut open = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'`' => {
+                // A code span inside brackets (`[`ObjectId`]`) is part of the label.
+                in_code = !in_code;
+                if open.is_none() {
+                    continue;
+                }
+            }
+            b'[' if !in_code => open = Some(i),
+            b']' if !in_code => {
+                let Some(start) = open.take() else { continue };
+                let label = &line[start + 1..i];
+                let next = bytes.get(i + 1).copied();
+                let is_link = matches!(next, Some(b'(' | b'[' | b':'));
+                let skip = label.is_empty() || label == " " || label == "x" || label.starts_with('^');
+                if !is_link && !skip && !defined.contains(&label) {
+                    out.push(label);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The crate folders of the workspace: every folder with a `Cargo.toml` and a `src/`.
 fn crate_dirs(dir: &Path, out: &mut Vec<PathBuf>) {
     if dir.join("Cargo.toml").exists() && dir.join("src").is_dir() {
@@ -331,6 +421,24 @@ mod tests {
                 "{krate}/Cargo.toml must inherit workspace lints"
             );
         }
+    }
+
+    #[test]
+    fn the_readme_check_fails_on_hidden_lines_and_bare_links() {
+        let bad = "# oid\n\nSee [`ObjectId`] and [parse].\n\n```rust\n# use oid_core::ObjectId;\nlet x = 1;\n#\n```\n";
+        assert_eq!(
+            readme_problems(bad),
+            [
+                "line 3: unresolved link [`ObjectId`]",
+                "line 3: unresolved link [parse]",
+                "line 6: hidden doctest line `# use oid_core::ObjectId;`",
+                "line 8: hidden doctest line `#`",
+            ]
+        );
+        let good = "# oid\n\nSee [`ObjectId`](https://docs.rs/x), [parse][p], [`Hex`] and `&[u8]`.\n\n[p]: https://docs.rs/p\n[`Hex`]: https://docs.rs/h\n\n```rust,no_run\n#[derive(Debug)]\nstruct A;\n```\n\n```toml\n# a TOML comment\n[dependencies]\n```\n\n```sh\n# a shell comment\n```\n- [ ] todo\n";
+        assert_eq!(readme_problems(good), Vec::<String>::new());
+        assert!(is_rust_block("") && is_rust_block("rust,no_run") && is_rust_block("ignore"));
+        assert!(!is_rust_block("toml") && !is_rust_block("text") && !is_rust_block("sh"));
     }
 
     #[test]
