@@ -1,14 +1,14 @@
 //! `oid range FROM [TO]`: the ids bounding a creation-time range, and a MongoDB filter for it.
 //!
-//! The bounds come from [`oid_core::IdRange`], the one implementation of the rule shared with
+//! The bounds come from [`oid_std::IdRange`], the one implementation of the rule shared with
 //! oid-bson's filter helpers and the web page: the range is half-open, `[FROM, TO)`; FROM is
 //! rounded down to its second and a fractional TO up to the next second, so no id made in the
 //! range is missed; an open end reaches the last second an id can hold with `$lte` on the
-//! largest id. The filter is built with `oid_core::serde::extended_json`.
+//! largest id. The filter is built with `oid_std::serde::extended_json`.
 
 use std::io::Write;
 
-use oid_core::{IdRange, ObjectId, Upper};
+use oid_std::{IdRange, ObjectId, Upper};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::cli::{End, RangeArgs};
