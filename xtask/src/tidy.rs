@@ -166,9 +166,20 @@ fn unresolved_links<'a>(line: &'a str, defined: &[&str]) -> Vec<&'a str> {
             b']' if !in_code => {
                 let Some(start) = open.take() else { continue };
                 let label = &line[start + 1..i];
-                let next = bytes.get(i + 1).copied();
-                let is_link = matches!(next, Some(b'(' | b'[' | b':'));
-                let skip = label.is_empty() || label == " " || label == "x" || label.starts_with('^');
+                let rest = &line[i + 1..];
+                // `[label](target)`: a link unless the target is a Rust path (`Error::kind`).
+                let inline = rest
+                    .strip_prefix('(')
+                    .map(|t| t.split(')').next().unwrap_or(t));
+                let is_link = match inline {
+                    Some(target) => target.contains("://") || !target.contains("::"),
+                    None => {
+                        rest.starts_with('[')
+                            || (rest.starts_with(':') && line[..start].trim().is_empty())
+                    }
+                };
+                let skip =
+                    label.is_empty() || label == " " || label == "x" || label.starts_with('^');
                 if !is_link && !skip && !defined.contains(&label) {
                     out.push(label);
                 }
@@ -425,7 +436,7 @@ mod tests {
 
     #[test]
     fn the_readme_check_fails_on_hidden_lines_and_bare_links() {
-        let bad = "# oid\n\nSee [`ObjectId`] and [parse].\n\n```rust\n# use oid_core::ObjectId;\nlet x = 1;\n#\n```\n";
+        let bad = "# oid\n\nSee [`ObjectId`] and [parse].\n\n```rust\n# use oid_core::ObjectId;\nlet x = 1;\n#\n```\n- [`Clock`]: a clock, [`kind()`](Error::kind).\n";
         assert_eq!(
             readme_problems(bad),
             [
@@ -433,6 +444,8 @@ mod tests {
                 "line 3: unresolved link [parse]",
                 "line 6: hidden doctest line `# use oid_core::ObjectId;`",
                 "line 8: hidden doctest line `#`",
+                "line 10: unresolved link [`Clock`]",
+                "line 10: unresolved link [`kind()`]",
             ]
         );
         let good = "# oid\n\nSee [`ObjectId`](https://docs.rs/x), [parse][p], [`Hex`] and `&[u8]`.\n\n[p]: https://docs.rs/p\n[`Hex`]: https://docs.rs/h\n\n```rust,no_run\n#[derive(Debug)]\nstruct A;\n```\n\n```toml\n# a TOML comment\n[dependencies]\n```\n\n```sh\n# a shell comment\n```\n- [ ] todo\n";
