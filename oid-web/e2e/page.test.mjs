@@ -355,6 +355,7 @@ describe('oid-web page in headless Chromium', () => {
     ]) {
       await page.evaluate(() => navigator.clipboard.writeText(''));
       await page.getByRole('button', { name: button }).click();
+      // Each click clears the status first, then says how the copy went.
       await page.waitForFunction(() => document.getElementById('range-status').textContent !== '');
       assert.equal(await status.textContent(), `Copied ${what} to the clipboard.`);
       assert.equal(await clipboard(), await page.getByLabel(box, { exact: true }).inputValue());

@@ -176,6 +176,7 @@
   function copyButton(button, status, what, text) {
     button.addEventListener('click', async () => {
       status.classList.remove('error');
+      status.textContent = '';
       const ok = await copy(text());
       if (!ok) status.classList.add('error');
       status.textContent = ok ? `Copied ${what} to the clipboard.` : `could not copy: select ${what} and copy it by hand`;
