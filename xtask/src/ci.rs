@@ -84,3 +84,33 @@ fn steps(r: &mut Runner) {
     crate::verify::ci_steps(r);
     crate::postgres::ci_step(r);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_plan_lists_every_step_without_running_one() {
+        let start = std::time::Instant::now();
+        let mut plan = Runner::plan().unwrap();
+        steps(&mut plan);
+        let names = plan.names();
+        assert!(start.elapsed().as_secs() < 5, "planning ran something");
+        for expected in [
+            "fmt",
+            "clippy (all features)",
+            "test (all features)",
+            "oid-core: oid! compile-fail tests (trybuild)",
+            "release: cargo publish --workspace --dry-run",
+            "release: cargo deny check licenses bans sources",
+            "msrv: every published crate with rust-version",
+            "verify: feature combinations",
+        ] {
+            assert!(names.iter().any(|n| n == expected), "{expected} not in {names:?}");
+        }
+        let mut sorted = names.to_vec();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), names.len(), "step names repeat: {names:?}");
+    }
+}
