@@ -106,7 +106,10 @@ mod tests {
             "msrv: every published crate with rust-version",
             "verify: feature combinations",
         ] {
-            assert!(names.iter().any(|n| n == expected), "{expected} not in {names:?}");
+            assert!(
+                names.iter().any(|n| n == expected),
+                "{expected} not in {names:?}"
+            );
         }
         let mut sorted = names.to_vec();
         sorted.sort();

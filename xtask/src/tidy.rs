@@ -228,6 +228,73 @@ fn crate_cycles(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// The manifest lines every published crate has: workspace metadata and registry metadata.
+const MANIFEST_KEYS: &[&str] = &[
+    "version.workspace = true",
+    "edition.workspace = true",
+    "license.workspace = true",
+    "rust-version.workspace = true",
+    "repository.workspace = true",
+    "homepage.workspace = true",
+    "documentation = ",
+    "keywords = ",
+    "categories = ",
+    "[package.metadata.docs.rs]",
+];
+
+/// How a library uses its README as crate docs.
+const README_DOCS: &str = "#![doc = include_str!(\"../README.md\")]";
+
+/// What a published crate's README, changelog and manifest lack.
+fn crate_problems(krate: &str, readme: &str, changelog: &str, manifest: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    if !readme.starts_with(&format!("# {krate}")) {
+        problems.push(format!("{krate}/README.md must start with `# {krate}`"));
+    }
+    if !changelog.contains("## [Unreleased]") {
+        problems.push(format!(
+            "{krate}/CHANGELOG.md needs an `## [Unreleased]` section"
+        ));
+    }
+    for key in MANIFEST_KEYS {
+        if !manifest.contains(key) {
+            problems.push(format!("{krate}/Cargo.toml must have `{key}`"));
+        }
+    }
+    if !manifest.contains("[lints]\nworkspace = true") {
+        problems.push(format!(
+            "{krate}/Cargo.toml must inherit the workspace [lints]"
+        ));
+    }
+    problems
+}
+
+/// The attributes of `wanted` that are not a line of `lib`.
+fn missing_attrs<'a>(lib: &str, wanted: &[&'a str]) -> Vec<&'a str> {
+    wanted
+        .iter()
+        .copied()
+        .filter(|a| !lib.lines().any(|l| l.trim() == *a))
+        .collect()
+}
+
+/// The last command of a shell script (its last line that is neither blank nor a comment).
+fn last_command(script: &str) -> Option<&str> {
+    script
+        .lines()
+        .map(str::trim)
+        .rev()
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
+/// The sibling path dependencies of a manifest that carry no version (the registry needs one).
+fn unversioned_path_deps(manifest: &str) -> Vec<&str> {
+    manifest
+        .lines()
+        .filter(|l| l.contains("path = \"oid-") && !l.contains("version = "))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -390,48 +457,50 @@ mod tests {
     #[test]
     fn every_crate_has_readme_changelog_and_workspace_metadata() {
         let root = project_root();
+        let mut problems = Vec::new();
         for krate in CRATES {
             let dir = root.join(krate);
-            let readme = read(&dir.join("README.md"));
-            assert!(
-                readme.starts_with(&format!("# {krate}")),
-                "{krate}/README.md must start with `# {krate}`"
-            );
-            let changelog = read(&dir.join("CHANGELOG.md"));
-            assert!(
-                changelog.contains("## [Unreleased]"),
-                "{krate}/CHANGELOG.md needs an `## [Unreleased]` section"
-            );
-            let manifest = read(&dir.join("Cargo.toml"));
-            for key in [
-                "version.workspace = true",
-                "edition.workspace = true",
-                "license.workspace = true",
-                "rust-version.workspace = true",
-                "repository.workspace = true",
-                "homepage.workspace = true",
-                "documentation = ",
-                "keywords = ",
-                "categories = ",
-                "[package.metadata.docs.rs]",
-            ] {
-                assert!(
-                    manifest.contains(key),
-                    "{krate}/Cargo.toml must use `{key}`"
-                );
-            }
+            problems.extend(crate_problems(
+                krate,
+                &read(&dir.join("README.md")),
+                &read(&dir.join("CHANGELOG.md")),
+                &read(&dir.join("Cargo.toml")),
+            ));
             for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
-                assert_eq!(
-                    read(&dir.join(licence)),
-                    read(&root.join(licence)),
-                    "{krate}/{licence} must be the root's (a symlink to it)"
-                );
+                if fs::read(dir.join(licence)).ok() != fs::read(root.join(licence)).ok() {
+                    problems.push(format!(
+                        "{krate}/{licence} must be the root's (a symlink to it)"
+                    ));
+                }
             }
-            assert!(
-                manifest.contains("[lints]\nworkspace = true"),
-                "{krate}/Cargo.toml must inherit workspace lints"
-            );
         }
+        assert!(problems.is_empty(), "{problems:#?}");
+    }
+
+    #[test]
+    fn the_crate_check_fails_on_missing_metadata() {
+        let readme = "# oid-x\n";
+        let changelog = "# Changelog\n\n## [Unreleased]\n";
+        let manifest = "[package]\nversion.workspace = true\n";
+        let problems = crate_problems("oid-x", readme, changelog, manifest);
+        assert!(
+            problems.iter().any(|p| p.contains("repository.workspace")),
+            "{problems:?}"
+        );
+        assert!(
+            problems.iter().any(|p| p.contains("[lints]")),
+            "{problems:?}"
+        );
+        assert!(
+            problems.iter().all(|p| !p.contains("README")),
+            "{problems:?}"
+        );
+        let problems = crate_problems("oid-y", readme, "# Changelog\n", manifest);
+        assert!(problems.iter().any(|p| p.contains("README.md must start")));
+        assert!(problems.iter().any(|p| p.contains("[Unreleased]")));
+        let full: String = MANIFEST_KEYS.iter().map(|k| format!("{k}\n")).collect();
+        let full = format!("{full}[lints]\nworkspace = true\n");
+        assert!(crate_problems("oid-x", readme, changelog, &full).is_empty());
     }
 
     #[test]
@@ -457,50 +526,69 @@ mod tests {
     #[test]
     fn library_crates_use_their_readme_as_crate_docs() {
         let root = project_root();
+        let mut problems = Vec::new();
         for krate in CRATES.iter().filter(|k| **k != "oid-cli") {
             let lib = read(&root.join(krate).join("src/lib.rs"));
-            assert!(
-                lib.contains("#![doc = include_str!(\"../README.md\")]"),
-                "{krate}/src/lib.rs must use its README as crate docs"
-            );
+            for attr in missing_attrs(&lib, &[README_DOCS]) {
+                problems.push(format!("{krate}/src/lib.rs lacks {attr}"));
+            }
         }
+        let core = read(&root.join("oid-core/src/lib.rs"));
+        for attr in missing_attrs(&core, &["#![no_std]", "#![forbid(unsafe_code)]"]) {
+            problems.push(format!("oid-core/src/lib.rs lacks {attr}"));
+        }
+        assert!(problems.is_empty(), "{problems:?}");
+    }
+
+    #[test]
+    fn the_attribute_check_fails_on_a_missing_attribute() {
+        let lib = "//! docs\n#![no_std]\n// #![forbid(unsafe_code)]\n";
+        assert_eq!(
+            missing_attrs(lib, &["#![no_std]", "#![forbid(unsafe_code)]", README_DOCS]),
+            ["#![forbid(unsafe_code)]", README_DOCS]
+        );
     }
 
     #[test]
     fn ci_script_runs_the_readme_test_command() {
         let root = project_root();
         let readme = read(&root.join("README.md"));
-        let ci = read(&root.join(".ci/run"));
         assert!(
             readme.contains("cargo xtask ci"),
             "README must name the test command"
         );
-        let last = ci
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
         assert_eq!(
-            last.map(str::trim),
+            last_command(&read(&root.join(".ci/run"))),
             Some("cargo xtask ci"),
             ".ci/run must end by running the README's test command"
         );
     }
 
     #[test]
-    fn oid_core_forbids_unsafe_and_is_no_std() {
-        let lib = read(&project_root().join("oid-core/src/lib.rs"));
-        assert!(lib.contains("#![no_std]"));
-        assert!(lib.contains("#![forbid(unsafe_code)]"));
+    fn the_ci_script_check_reads_the_last_command() {
+        assert_eq!(
+            last_command("#!/bin/sh\nset -e\ncargo test\n# done\n\n"),
+            Some("cargo test")
+        );
+        assert_eq!(last_command("# only a comment\n"), None);
     }
 
     #[test]
     fn sibling_path_dependencies_carry_a_version() {
         let manifest = read(&project_root().join("Cargo.toml"));
-        for line in manifest.lines().filter(|l| l.contains("path = \"oid-")) {
-            assert!(
-                line.contains("version = "),
-                "path dependency without a version: {line}"
-            );
-        }
+        let bad = unversioned_path_deps(&manifest);
+        assert!(
+            bad.is_empty(),
+            "path dependencies without a version: {bad:?}"
+        );
+    }
+
+    #[test]
+    fn the_path_dependency_check_fails_without_a_version() {
+        let manifest = "oid-core = { path = \"oid-core\", version = \"0.1.0\" }\noid-std = { path = \"oid-std\" }\n";
+        assert_eq!(
+            unversioned_path_deps(manifest),
+            ["oid-std = { path = \"oid-std\" }"]
+        );
     }
 }
