@@ -20,7 +20,9 @@ Examples:
 
 Exit status: 0 on success (also when the reader of the output closed it early, as `| head`
 does), 1 when an input was invalid or the command failed (including a failed write), 2 for a
-command line that cannot work (unknown option, bad time, empty window).";
+command line that cannot work (unknown option, bad time, empty window).
+
+Install or update with `cargo install oid-cli` (the crate named `oid` is an unrelated project).";
 
 const NEW_EXAMPLES: &str = "\
 Examples:
@@ -262,6 +264,16 @@ mod tests {
     #[test]
     fn clap_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn the_help_names_the_crate_to_install() {
+        let help = Cli::command().render_long_help().to_string();
+        assert!(help.contains("cargo install oid-cli"), "{help}");
+        assert!(
+            help.contains("the crate named `oid` is an unrelated project"),
+            "{help}"
+        );
     }
 
     #[test]

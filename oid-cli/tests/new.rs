@@ -252,7 +252,7 @@ fn new_with_a_fixed_time_makes_a_whole_second_without_a_word() {
 const WAITING: &str = "oid: waiting for the next second: this one's 16777216 ids are spent \
                        (one second holds 2^24 ids of one random value)\n";
 
-/// Issue 12: `oid new 40000000 | sort | uniq -d` is empty and exactly 40,000,000 lines are
+/// `oid new 40000000 | sort | uniq -d` is empty and exactly 40,000,000 lines are
 /// printed; past 2^24 ids a second, `oid new` waits and says so once. It needs a binary faster
 /// than 2^24 ids/s, so it runs on the release build:
 /// `cargo test -p oid-cli --release --test new -- --ignored`.

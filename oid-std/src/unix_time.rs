@@ -25,6 +25,20 @@ use oid_core::TimeOutOfRange;
 /// assert!((UNIX_EPOCH - Duration::from_secs(1)).to_oid_timestamp().is_err());
 /// # Ok::<(), oid_std::TimeOutOfRange>(())
 /// ```
+///
+/// With the feature `chrono` (`time` and `jiff` work the same way):
+///
+/// ```
+/// # #[cfg(feature = "chrono")] {
+/// use chrono::{DateTime, Utc};
+/// use oid_std::prelude::*;
+///
+/// let id: ObjectId = "6553f1003f2a91c8d4003039".parse().unwrap();
+/// let created: DateTime<Utc> = id.generation_time_as();
+/// assert_eq!(created.timestamp(), 1_700_000_000);
+/// assert_eq!(created.to_oid_timestamp(), Ok(1_700_000_000));
+/// # }
+/// ```
 pub trait UnixTime: Sealed + Sized {
     /// The whole second containing this time, as an ObjectId timestamp.
     ///
