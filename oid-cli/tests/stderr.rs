@@ -8,7 +8,10 @@ use std::process::Command;
 const ID: &str = "507f1f77bcf86cd799439011";
 
 /// Runs `sh -c SCRIPT` with the `oid` binary as `$OID`; its exit status and standard output.
-#[allow(clippy::unwrap_used, reason = "test helper: a failed unwrap is a failed test")]
+#[allow(
+    clippy::unwrap_used,
+    reason = "test helper: a failed unwrap is a failed test"
+)]
 fn sh(script: &str) -> (Option<i32>, String) {
     let output = Command::new("sh")
         .arg("-c")
