@@ -295,6 +295,42 @@ fn unversioned_path_deps(manifest: &str) -> Vec<&str> {
         .collect()
 }
 
+/// Whether the first `rust,ignore` block of `readme` is, line for line, the part of `source`
+/// between its `// README begin` and `// README end` lines (a README example compiled elsewhere).
+fn readme_block_matches(readme: &str, source: &str) -> Result<(), String> {
+    let block: Vec<&str> = readme
+        .lines()
+        .skip_while(|l| l.trim() != "```rust,ignore")
+        .skip(1)
+        .take_while(|l| l.trim() != "```")
+        .collect();
+    let region: Vec<&str> = source
+        .lines()
+        .skip_while(|l| l.trim() != "// README begin")
+        .skip(1)
+        .take_while(|l| l.trim() != "// README end")
+        .collect();
+    if block.is_empty() || region.is_empty() {
+        return Err(
+            "no `rust,ignore` block in the README or no marked region in the source".into(),
+        );
+    }
+    match block.iter().zip(&region).position(|(a, b)| a != b) {
+        Some(i) => Err(format!(
+            "line {} of the block differs:\n  README: {}\n  source: {}",
+            i + 1,
+            block[i],
+            region[i]
+        )),
+        None if block.len() != region.len() => Err(format!(
+            "{} lines in the README, {} in the source",
+            block.len(),
+            region.len()
+        )),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -571,6 +607,24 @@ mod tests {
             Some("cargo test")
         );
         assert_eq!(last_command("# only a comment\n"), None);
+    }
+
+    #[test]
+    fn oid_bson_readme_shows_the_compiled_driver_example() {
+        let root = project_root();
+        let readme = read(&root.join("oid-bson/README.md"));
+        let source = read(&root.join("oid-bson/driver-example/src/main.rs"));
+        assert_eq!(readme_block_matches(&readme, &source), Ok(()));
+    }
+
+    #[test]
+    fn the_driver_example_check_fails_on_a_difference() {
+        let source = "//! docs\n// README begin\nuse a;\nfn f() {}\n// README end\nfn main() {}\n";
+        let readme = "# x\n\n```rust,ignore\nuse a;\nfn f() {}\n```\n";
+        assert_eq!(readme_block_matches(readme, source), Ok(()));
+        assert!(readme_block_matches(&readme.replace("fn f", "fn g"), source).is_err());
+        assert!(readme_block_matches(&readme.replace("fn f() {}\n", ""), source).is_err());
+        assert!(readme_block_matches("# x\n", source).is_err());
     }
 
     #[test]
