@@ -77,6 +77,9 @@ enum Command {
     Package,
     /// `cargo deny check licenses bans sources` with deny.toml.
     Deny,
+    /// Type-check oid-bson's README driver example (oid-bson/driver-example) against the real
+    /// mongodb driver (compiled only: it needs a server to run).
+    Driver,
     /// SQL integration tests on a throwaway PostgreSQL server and SQLite; `sql bench [ARGS]`
     /// runs their criterion benchmark instead (ARGS go to criterion).
     Sql {
@@ -106,6 +109,7 @@ fn main() -> ExitCode {
         Command::Ui => verify::ui(),
         Command::Package => release::package(),
         Command::Deny => release::deny(),
+        Command::Driver => release::driver(),
         Command::Sql { args } => postgres::sql(&args),
     };
     match result {
