@@ -112,6 +112,7 @@ mod tests {
             "oid-core: oid! compile-fail tests (trybuild)",
             "release: cargo publish --workspace --dry-run",
             "release: cargo deny check licenses bans sources",
+            "release: oid-bson's README driver example against mongodb",
             "msrv: every published crate with rust-version",
             "verify: feature combinations",
         ] {
