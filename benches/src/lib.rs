@@ -3,6 +3,7 @@
 //! tables and the commands are in this crate's README.
 
 pub mod before;
+pub mod before_std;
 
 /// Hex digit values, `0xf0` for every byte that is not a hex digit.
 static FLOOR_TABLE: [u8; 256] = {

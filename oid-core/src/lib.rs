@@ -26,6 +26,8 @@ mod fmt;
 #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
 mod generator;
 mod id;
+#[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
+mod loom;
 mod macros;
 mod parse;
 mod parts;
@@ -42,7 +44,7 @@ pub use crate::external::rand_core_support::RngEntropy;
 pub use crate::external::serde_support as serde;
 pub use crate::fmt::Hex;
 #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
-pub use crate::generator::Generator;
+pub use crate::generator::{Generator, IdBlock, IdSpace};
 pub use crate::id::ObjectId;
 pub use crate::parts::{LegacyParts, Parts};
 pub use crate::range::{IdRange, Upper};

@@ -15,7 +15,6 @@ mod process;
 mod sealed;
 mod sys;
 mod unix_time;
-mod window;
 
 pub use crate::clock::{CoarseClock, SystemClock};
 pub use crate::entropy::OsEntropy;
@@ -32,7 +31,7 @@ pub use oid_core::RngEntropy;
 pub use oid_core::serde;
 pub use oid_core::{
     Clock, Entropy, EntropyError, ErrorKind, FixedClock, FromSliceError, GenerateError, Generator,
-    Hex, LegacyParts, ManualClock, ObjectId, ParseError, Parts, oid,
+    Hex, IdBlock, IdSpace, LegacyParts, ManualClock, ObjectId, ParseError, Parts, oid,
 };
 
 /// A new id from the process-wide generator. Never fails, never panics, never repeats an id.

@@ -84,12 +84,16 @@ pub(crate) fn loom() -> Result {
     r.finish()
 }
 
-/// oid-core's generator under the loom model checker (`oid-core/tests/loom.rs`), in release
-/// mode and a target directory of its own (`--cfg loom` changes every crate's build).
+/// oid-core's generator under the loom model checker (the `#[cfg(all(test, loom))]` models in
+/// `oid-core/src/generator/loom_tests.rs`), in release mode and a target directory of its own
+/// (`--cfg loom` changes every crate's build).
 pub(crate) fn loom_step(sh: &Shell) -> Result {
-    run(cmd!(sh, "cargo test -p oid-core --test loom --release")
-        .env("RUSTFLAGS", "--cfg loom")
-        .env("CARGO_TARGET_DIR", cargo_target_dir().join("loom")))
+    run(cmd!(
+        sh,
+        "cargo test -p oid-core --lib --release generator::loom_tests"
+    )
+    .env("RUSTFLAGS", "--cfg loom")
+    .env("CARGO_TARGET_DIR", cargo_target_dir().join("loom")))
 }
 
 /// `cargo xtask features`.
