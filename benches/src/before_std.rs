@@ -90,7 +90,7 @@ struct Shared {
 
 static SHARED: Shared = Shared {
     owner: AtomicU64::new((1 << 32) | 1),
-    random: AtomicU64::new(0x0102_0304_05),
+    random: AtomicU64::new(0x0001_0203_0405),
     counter: Counter {
         next: AtomicU32::new(0),
         window: AtomicU64::new(UNOPENED),
