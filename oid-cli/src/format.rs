@@ -2,12 +2,12 @@
 //!
 //! Every format but `text` writes one line per id. `json` is one object per line (the fields
 //! of `oid inspect`), `ejson` MongoDB extended JSON (`{"$oid":"…"}`, built with
-//! `oid_core::serde::extended_json`), `mongosh` the shell's `ObjectId("…")`.
+//! `oid_std::serde::extended_json`), `mongosh` the shell's `ObjectId("…")`.
 
 use std::io::{self, Write};
 
 use clap::ValueEnum;
-use oid_core::ObjectId;
+use oid_std::ObjectId;
 use serde::{Serialize, Serializer};
 
 use crate::fields::Fields;
@@ -24,6 +24,18 @@ pub(crate) enum NewFormat {
     Ejson,
     /// one mongosh literal per line: ObjectId("…")
     Mongosh,
+}
+
+impl NewFormat {
+    /// The name on the command line.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            NewFormat::Hex => "hex",
+            NewFormat::Json => "json",
+            NewFormat::Ejson => "ejson",
+            NewFormat::Mongosh => "mongosh",
+        }
+    }
 }
 
 /// The output formats of `oid inspect`.
@@ -47,7 +59,8 @@ pub(crate) enum InspectFormat {
 pub(crate) enum Line {
     /// Hex, upper case when `true`.
     Hex(bool),
-    Json,
+    /// The fields of `inspect`, with the legacy reading when `true`.
+    Json(bool),
     Ejson,
     Mongosh,
 }
@@ -65,7 +78,7 @@ impl Line {
                 };
                 out.write_all(text.as_bytes())?;
             }
-            Line::Json => serde_json::to_writer(&mut *out, &Fields::of(id))?,
+            Line::Json(legacy) => serde_json::to_writer(&mut *out, &Fields::of(id, legacy))?,
             Line::Ejson => serde_json::to_writer(&mut *out, &ExtendedJson(id))?,
             Line::Mongosh => write!(out, "ObjectId(\"{id}\")")?,
         }
@@ -79,13 +92,13 @@ pub(crate) struct ExtendedJson(pub(crate) ObjectId);
 
 impl Serialize for ExtendedJson {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        oid_core::serde::extended_json::serialize(&self.0, s)
+        oid_std::serde::extended_json::serialize(&self.0, s)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use oid_core::oid;
+    use oid_std::oid;
 
     use super::*;
 
@@ -109,9 +122,14 @@ mod tests {
             line(Line::Mongosh),
             "ObjectId(\"507f1f77bcf86cd799439011\")\n"
         );
-        let json: serde_json::Value = serde_json::from_str(&line(Line::Json)).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&line(Line::Json(false))).unwrap();
         assert_eq!(json["id"], "507f1f77bcf86cd799439011");
         assert_eq!(json["time"], "2012-10-17T21:13:27Z");
+        assert_eq!(json.get("legacy_machine_id"), None);
+        assert_eq!(json.get("legacy_process_id"), None);
+        let json: serde_json::Value = serde_json::from_str(&line(Line::Json(true))).unwrap();
+        assert_eq!(json["legacy_machine_id"], "bcf86c");
+        assert_eq!(json["legacy_process_id"], 0xd799);
     }
 
     #[test]

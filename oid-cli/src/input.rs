@@ -6,17 +6,17 @@
 //! input (a 1 GB line without a newline included). Surrounding whitespace (including the `\r` of
 //! CRLF files) is ignored, blank lines are skipped but still counted, a UTF-8 byte order mark
 //! at the start of a file is ignored, and a line that is not UTF-8 is reported rather than read
-//! lossily. Ids are read with the [lenient reader](crate::lenient).
+//! lossily. Ids are read as pasted, by `oid_std::ObjectId::parse_pasted`.
 
+use std::ffi::OsString;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
-use oid_core::{ObjectId, ParseError};
+use oid_std::{ObjectId, PastedError};
 
 use crate::error::Error;
-use crate::lenient;
 
 /// The longest line read, in bytes, without its line ending.
 pub(crate) const MAX_LINE: usize = 4096;
@@ -45,8 +45,8 @@ impl fmt::Display for Position<'_> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Invalid {
     /// The text is not an id in any accepted form.
-    Parse(ParseError),
-    /// The line is not UTF-8.
+    Parse(PastedError),
+    /// The line or argument is not UTF-8.
     NotUtf8,
     /// The line is longer than [`MAX_LINE`] bytes.
     TooLong,
@@ -76,15 +76,17 @@ fn item<'a>(position: Position<'a>, text: &'a str) -> Item<'a> {
     Item {
         position,
         text,
-        id: lenient::read(text).map_err(Invalid::Parse),
+        id: ObjectId::parse_pasted(text)
+            .map(|pasted| pasted.id())
+            .map_err(Invalid::Parse),
     }
 }
 
 /// What a command reads.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Sources<'a> {
-    /// Ids given as arguments.
-    pub(crate) args: &'a [String],
+    /// Ids given as arguments; one that is not UTF-8 is reported like such a line.
+    pub(crate) args: &'a [OsString],
     /// Files given with `-f/--file`; `-` is standard input.
     pub(crate) files: &'a [PathBuf],
 }
@@ -116,7 +118,16 @@ pub(crate) fn for_each<E: Write>(
         f(item, err)
     };
     for (i, arg) in sources.args.iter().enumerate() {
-        count(item(Position::Argument(i + 1), arg), err)?;
+        let position = Position::Argument(i + 1);
+        match arg.to_str() {
+            Some(text) => count(item(position, text), err)?,
+            None => {
+                let lossy = arg.to_string_lossy();
+                let text = lossy.trim();
+                let id = Err(Invalid::NotUtf8);
+                count(Item { position, text, id }, err)?;
+            }
+        }
     }
     let mut stdin = Some(stdin);
     let stdin_only = [PathBuf::from("-")];
@@ -266,7 +277,14 @@ pub(crate) fn report(
         item.position,
         Shown(item.text)
     );
-    if let Some(id) = lenient::find(item.text) {
+    let hint = match reason {
+        Invalid::Parse(e) => e.hint(),
+        // A line's text is shown lossily or cut short; an id in it is still worth offering.
+        Invalid::NotUtf8 | Invalid::TooLong => ObjectId::parse_pasted(item.text)
+            .err()
+            .and_then(|e| e.hint()),
+    };
+    if let Some(id) = hint {
         let _ = writeln!(err, "oid: hint: did you mean {id}?");
     }
     if matches!(item.position, Position::Argument(_)) && Path::new(item.text).is_file() {
@@ -301,7 +319,7 @@ mod tests {
     type Seen3 = (String, String, Result<ObjectId, Invalid>);
 
     fn collect_from(args: &[&str], files: &[PathBuf], stdin: &[u8]) -> (Vec<Seen3>, Seen, String) {
-        let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
+        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
         let mut items = Vec::new();
         let mut err = Vec::new();
         let seen = for_each(
@@ -361,6 +379,39 @@ mod tests {
             seen.iter()
                 .all(|s| s.2.map(|id| id.to_hex().to_string()) == Ok(ID.to_owned()))
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_non_utf8_argument_is_reported_like_such_a_line_and_the_others_read() {
+        use std::os::unix::ffi::OsStringExt;
+        let args = [
+            OsString::from_vec(b"\xff\xfe".to_vec()),
+            OsString::from(ID),
+            OsString::from_vec(b" id=507f1f77bcf86cd799439011\xff ".to_vec()),
+        ];
+        let mut seen = Vec::new();
+        for_each(
+            Sources {
+                args: &args,
+                files: &[],
+            },
+            &b"ignored\n"[..],
+            &mut io::sink(),
+            |item, _| {
+                seen.push((item.position.to_string(), item.text.to_owned(), item.id));
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(seen.len(), 3);
+        assert_eq!(
+            (seen[0].0.as_str(), seen[0].1.as_str(), seen[0].2),
+            ("argument 1", "\u{fffd}\u{fffd}", Err(Invalid::NotUtf8))
+        );
+        assert!(seen[1].2.is_ok());
+        assert_eq!(seen[2].1, "id=507f1f77bcf86cd799439011\u{fffd}");
+        assert_eq!(seen[2].2, Err(Invalid::NotUtf8));
     }
 
     #[test]

@@ -7,7 +7,6 @@ mod fields;
 mod format;
 mod input;
 mod inspect;
-mod lenient;
 mod new;
 mod range;
 mod validate;

@@ -42,7 +42,7 @@ mod tests {
 
     fn validate(ids: &[&str], stdin: &[u8]) -> (Status, String) {
         let args = ValidateArgs {
-            ids: ids.iter().map(|s| (*s).to_owned()).collect(),
+            ids: ids.iter().map(std::ffi::OsString::from).collect(),
             files: Vec::new(),
         };
         let mut err = Vec::new();

@@ -26,6 +26,7 @@ mod fmt;
 #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
 mod generator;
 mod id;
+mod lenient;
 #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
 mod loom;
 mod macros;
@@ -37,7 +38,9 @@ mod range;
 pub use crate::clock::ManualClock;
 pub use crate::clock::{Clock, FixedClock};
 pub use crate::entropy::Entropy;
-pub use crate::error::{EntropyError, ErrorKind, FromSliceError, GenerateError, ParseError};
+pub use crate::error::{
+    EntropyError, Error, ErrorKind, FromSliceError, GenerateError, ParseError, TimeOutOfRange,
+};
 #[cfg(feature = "rand_core")]
 pub use crate::external::rand_core_support::RngEntropy;
 #[cfg(feature = "serde")]
@@ -46,5 +49,6 @@ pub use crate::fmt::Hex;
 #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
 pub use crate::generator::{Generator, IdBlock, IdSpace};
 pub use crate::id::ObjectId;
+pub use crate::lenient::{Form, Pasted, PastedError};
 pub use crate::parts::{LegacyParts, Parts};
 pub use crate::range::{IdRange, Upper};

@@ -6,6 +6,7 @@
 mod clock;
 mod entropy;
 mod error;
+mod ext;
 mod external;
 mod fork;
 #[cfg(feature = "legacy")]
@@ -21,18 +22,10 @@ pub use crate::entropy::OsEntropy;
 pub use crate::error::Error;
 pub use crate::unix_time::UnixTime;
 
-// All of oid-core's public API, so that an std application depends on oid-std alone.
-/// A `rand_core` RNG as an [`Entropy`] source (feature `rand_core`): `oid_core::RngEntropy`,
-/// re-exported.
-#[cfg(feature = "rand_core")]
-pub use oid_core::RngEntropy;
-/// `serde` support for [`ObjectId`] (feature `serde`): `oid_core::serde`, re-exported.
-#[cfg(feature = "serde")]
-pub use oid_core::serde;
-pub use oid_core::{
-    Clock, Entropy, EntropyError, ErrorKind, FixedClock, FromSliceError, GenerateError, Generator,
-    Hex, IdBlock, IdSpace, LegacyParts, ManualClock, ObjectId, ParseError, Parts, oid,
-};
+/// All of oid-core's public API (the value type, parsing and formatting, `IdRange`, the
+/// `Generator` with its `Clock` and `Entropy` traits, the shared errors, and each integration
+/// that oid-core's features enable), so that an std application depends on oid-std alone.
+pub use oid_core::*;
 
 /// A new id from the process-wide generator. Never fails, never panics, never repeats an id.
 ///
