@@ -1,4 +1,14 @@
-#![doc = include_str!("../README.md")]
+// The README is the crate docs where its examples compile: they speak bson through
+// `oid_bson::bson`, which needs one of the bson features.
+#![cfg_attr(
+    any(feature = "bson-2", feature = "bson-3"),
+    doc = include_str!("../README.md")
+)]
+#![cfg_attr(
+    not(any(feature = "bson-2", feature = "bson-3")),
+    doc = "A drop-in for bson's ObjectId, stored as a native BSON ObjectId. Enable `bson-2` (the \
+           default) or `bson-3`; the README has the guide."
+)]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -11,12 +11,18 @@
 use std::ffi::OsString;
 use std::fmt;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use oid_std::{ObjectId, PastedError};
 
 use crate::error::Error;
+use crate::stderr::Messages;
+
+mod lines;
+
+pub(crate) use self::lines::READ_BUFFER;
+use self::lines::lines;
 
 /// The longest line read, in bytes, without its line ending.
 pub(crate) const MAX_LINE: usize = 4096;
@@ -72,6 +78,17 @@ pub(crate) struct Item<'a> {
 }
 
 fn item<'a>(position: Position<'a>, text: &'a str) -> Item<'a> {
+    // The common case first: exactly an id, nothing around it (what `parse_pasted` reads as
+    // bare hex, without the trimming and the look for other forms).
+    if text.len() == 24 {
+        if let Ok(id) = ObjectId::parse_str(text) {
+            return Item {
+                position,
+                text,
+                id: Ok(id),
+            };
+        }
+    }
     let text = text.trim();
     Item {
         position,
@@ -105,7 +122,7 @@ pub(crate) struct Seen {
 /// Calls `f` for each argument, then each line of each file; for each line of `stdin` when
 /// there are neither. Stops at the first error `f` returns. A file that cannot be opened or
 /// read is reported on `err` and counted; the others are still read.
-pub(crate) fn for_each<E: Write>(
+pub(crate) fn for_each<E: Messages>(
     sources: Sources<'_>,
     stdin: impl BufRead,
     err: &mut E,
@@ -146,7 +163,11 @@ pub(crate) fn for_each<E: Write>(
             continue;
         }
         let result = match File::open(path) {
-            Ok(file) => lines(BufReader::new(file), Some(path), |item| count(item, err)),
+            Ok(file) => lines(
+                BufReader::with_capacity(READ_BUFFER, file),
+                Some(path),
+                |item| count(item, err),
+            ),
             Err(e) => Err(LinesError::Read(e)),
         };
         match result {
@@ -155,6 +176,7 @@ pub(crate) fn for_each<E: Write>(
             Err(LinesError::Read(e)) => {
                 seen.unreadable += 1;
                 let _ = writeln!(err, "oid: cannot read {}: {e}", path.display());
+                err.end_message();
             }
         }
     }
@@ -180,97 +202,24 @@ impl LinesError {
     }
 }
 
-/// Calls `f` for each non-blank line of `reader`, with bounded memory.
-fn lines(
-    mut reader: impl BufRead,
-    path: Option<&Path>,
-    mut f: impl FnMut(Item<'_>) -> Result<(), Error>,
-) -> Result<(), LinesError> {
-    let mut buf = Vec::with_capacity(MAX_LINE + 1);
-    let mut line = 0;
-    loop {
-        let status = next_line(&mut reader, &mut buf).map_err(LinesError::Read)?;
-        if status == LineRead::Eof {
-            return Ok(());
-        }
-        line += 1;
-        let position = Position::Line(path, line);
-        let bytes = if line == 1 {
-            buf.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&buf)
-        } else {
-            &buf[..]
-        };
-        let result = match (status, std::str::from_utf8(bytes)) {
-            (LineRead::Line, Ok(text)) if text.trim().is_empty() => Ok(()),
-            (LineRead::Line, Ok(text)) => f(item(position, text)),
-            (status, _) => {
-                let lossy = String::from_utf8_lossy(bytes);
-                f(Item {
-                    position,
-                    text: lossy.trim(),
-                    id: Err(if status == LineRead::TooLong {
-                        Invalid::TooLong
-                    } else {
-                        Invalid::NotUtf8
-                    }),
-                })
-            }
-        };
-        result.map_err(LinesError::Stop)?;
-    }
-}
-
-/// What [`next_line`] found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum LineRead {
-    /// A whole line (without its `\n`) is in the buffer.
-    Line,
-    /// A line longer than [`MAX_LINE`]: its first bytes are in the buffer, the rest was
-    /// skipped.
-    TooLong,
-    /// The end of the input.
-    Eof,
-}
-
-/// How much of a long line is kept for the message.
-const SHOWN_OF_LONG_LINE: usize = 64;
-
-/// Reads the next line into `buf` (cleared first), storing at most [`MAX_LINE`] + 1 bytes.
-fn next_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<LineRead> {
-    buf.clear();
-    let cap = MAX_LINE as u64 + 1;
-    let n = reader.by_ref().take(cap).read_until(b'\n', buf)?;
-    if n == 0 {
-        return Ok(LineRead::Eof);
-    }
-    if buf.last() == Some(&b'\n') {
-        buf.pop();
-        return Ok(LineRead::Line);
-    }
-    if buf.len() <= MAX_LINE {
-        return Ok(LineRead::Line); // the last line, without a newline
-    }
-    // Stream through the rest of the line without storing it.
-    reader.skip_until(b'\n')?;
-    buf.truncate(SHOWN_OF_LONG_LINE);
-    Ok(LineRead::TooLong)
-}
-
 /// Reports an invalid input on `err`: `oid: line 7: "xyz": <reason>`, then, when the input
 /// holds an id in another shape, `oid: hint: did you mean <id>?`, and, when an argument names
-/// an existing file, a hint to use `-f`. `out` is flushed first, so that on a terminal the
-/// message follows the output of the inputs before it.
+/// an existing file, a hint to use `-f`. When messages are [interleaved](Messages::interleaved)
+/// with the output, `out` is flushed first, so that on a terminal the message follows the output
+/// of the inputs before it, and the message is flushed after it: one write.
 ///
 /// # Errors
 ///
 /// Flushing `out` failed. A failure to write `err` is ignored: there is nowhere left to say it.
 pub(crate) fn report(
     out: &mut impl Write,
-    err: &mut impl Write,
+    err: &mut impl Messages,
     item: &Item<'_>,
     reason: &Invalid,
 ) -> Result<(), Error> {
-    out.flush()?;
+    if err.interleaved() {
+        out.flush()?;
+    }
     let _ = writeln!(
         err,
         "oid: {}: {}: {reason}",
@@ -295,6 +244,7 @@ pub(crate) fn report(
             item.text
         );
     }
+    err.end_message();
     Ok(())
 }
 
@@ -305,6 +255,14 @@ pub(crate) struct Shown<'a>(pub(crate) &'a str);
 impl fmt::Display for Shown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         const MAX_CHARS: usize = 40;
+        // Short printable ASCII that needs no escape (most invalid lines): `Debug` would give
+        // the same text, one character at a time.
+        let plain = |b: &u8| b.is_ascii_graphic() && *b != b'"' && *b != b'\\' || *b == b' ';
+        if self.0.len() <= MAX_CHARS && self.0.bytes().all(|b| plain(&b)) {
+            f.write_str("\"")?;
+            f.write_str(self.0)?;
+            return f.write_str("\"");
+        }
         match self.0.char_indices().nth(MAX_CHARS) {
             None => write!(f, "{:?}", self.0),
             Some((cut, _)) => write!(f, "{:?}...", &self.0[..cut]),
@@ -314,6 +272,7 @@ impl fmt::Display for Shown<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::lines::SHOWN_OF_LONG_LINE;
     use super::*;
 
     type Seen3 = (String, String, Result<ObjectId, Invalid>);
@@ -546,6 +505,24 @@ mod tests {
             "oid: argument 1: \"id=507f1f77bcf86cd799439011\": invalid length: expected 24 hex characters, found 27\n\
              oid: hint: did you mean 507f1f77bcf86cd799439011?\n"
         );
+    }
+
+    #[test]
+    fn shown_is_debug_for_every_short_input() {
+        // The plain fast path and `Debug` agree: every ASCII character alone, between others,
+        // and some non-ASCII.
+        for c in (0u8..0x80)
+            .map(char::from)
+            .chain(['é', '\u{a0}', '\u{200b}', '😀'])
+        {
+            for s in [
+                c.to_string(),
+                format!("ab{c}cd"),
+                format!("{c}{}", "x".repeat(39)),
+            ] {
+                assert_eq!(Shown(&s).to_string(), format!("{s:?}"), "{s:?}");
+            }
+        }
     }
 
     #[test]

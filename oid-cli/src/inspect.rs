@@ -7,6 +7,7 @@ use crate::error::{Error, Status};
 use crate::fields::Fields;
 use crate::format::{InspectFormat, Line};
 use crate::input::{self, Sources};
+use crate::stderr::Messages;
 
 /// Runs `oid inspect`: for each valid id, one block of text or one line in the chosen format;
 /// invalid ones are reported on `err`.
@@ -14,7 +15,7 @@ pub(crate) fn run(
     args: &InspectArgs,
     stdin: impl BufRead,
     out: &mut impl Write,
-    err: &mut impl Write,
+    err: &mut impl Messages,
 ) -> Result<Status, Error> {
     let line = match args.format() {
         InspectFormat::Text => None,
@@ -56,6 +57,7 @@ pub(crate) fn run(
             err,
             "oid: standard input is empty or closed: no ids to inspect"
         );
+        err.end_message();
     }
     Ok(Status::from_invalid(invalid + seen.unreadable))
 }

@@ -53,6 +53,15 @@ fn steps(r: &mut Runner) {
     r.step("test (no default features)", |sh| {
         run(cmd!(sh, "cargo test --workspace --no-default-features"))
     });
+    // The workspace runs above cover oid-bson's two features together (with bson's own
+    // `serde_path_to_error` feature) and neither; these are the two single choices.
+    r.step("bson-tests: oid-bson with bson-2 only, bson-3 only", |sh| {
+        run(cmd!(sh, "cargo test -p oid-bson-tests"))?;
+        run(cmd!(
+            sh,
+            "cargo test -p oid-bson-tests --no-default-features --features bson-3"
+        ))
+    });
     r.step(
         "oid-core: oid! compile-fail tests (trybuild)",
         crate::verify::ui_step,
@@ -103,6 +112,7 @@ mod tests {
             "oid-core: oid! compile-fail tests (trybuild)",
             "release: cargo publish --workspace --dry-run",
             "release: cargo deny check licenses bans sources",
+            "release: oid-bson's README driver example against mongodb",
             "msrv: every published crate with rust-version",
             "verify: feature combinations",
         ] {

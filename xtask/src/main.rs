@@ -77,6 +77,9 @@ enum Command {
     Package,
     /// `cargo deny check licenses bans sources` with deny.toml.
     Deny,
+    /// Type-check oid-bson's README driver example (oid-bson/driver-example) against the real
+    /// mongodb driver (compiled only: it needs a server to run).
+    Driver,
     /// SQL integration tests on a throwaway PostgreSQL server and SQLite; `sql bench [ARGS]`
     /// runs their criterion benchmark instead (ARGS go to criterion).
     Sql {
@@ -106,6 +109,7 @@ fn main() -> ExitCode {
         Command::Ui => verify::ui(),
         Command::Package => release::package(),
         Command::Deny => release::deny(),
+        Command::Driver => release::driver(),
         Command::Sql { args } => postgres::sql(&args),
     };
     match result {
@@ -149,6 +153,15 @@ mod tests {
             let e = Cli::try_parse_from(args).unwrap_err();
             assert_ne!(e.exit_code(), 0, "{args:?}");
         }
+        // `ci --help` states the same rough duration `cargo xtask ci` prints before it starts.
+        let help = Cli::command()
+            .find_subcommand_mut("ci")
+            .map(|c| c.render_help().to_string())
+            .unwrap_or_default();
+        assert!(
+            help.contains(&format!("about {} minutes", ci::ROUGH_MINUTES)),
+            "{help}"
+        );
         assert!(matches!(
             Cli::try_parse_from(["xtask", "fuzz", "30"]).map(|c| c.command),
             Ok(Command::Fuzz { secs: 30 })

@@ -15,6 +15,32 @@ pub(crate) const PUBLISHED: &[&str] =
 pub(crate) fn ci_steps(r: &mut Runner) {
     r.step("release: cargo publish --workspace --dry-run", package_step);
     r.step("release: cargo deny check licenses bans sources", deny_step);
+    r.step(
+        "release: oid-bson's README driver example against mongodb",
+        driver_step,
+    );
+}
+
+/// `cargo xtask driver`.
+pub(crate) fn driver() -> Result {
+    let mut r = Runner::new()?;
+    r.step(
+        "release: oid-bson's README driver example against mongodb",
+        driver_step,
+    );
+    r.finish()
+}
+
+/// Type-checks `oid-bson/driver-example` (the README's driver code, a workspace of its own with
+/// its own lock file) against the real `mongodb` driver, in `target/driver-example`.
+fn driver_step(sh: &Shell) -> Result {
+    let manifest = crate::util::project_root().join("oid-bson/driver-example/Cargo.toml");
+    run(
+        cmd!(sh, "cargo check --locked --manifest-path {manifest}").env(
+            "CARGO_TARGET_DIR",
+            crate::util::cargo_target_dir().join("driver-example"),
+        ),
+    )
 }
 
 /// `cargo xtask package`.
