@@ -6,7 +6,7 @@
 
 // Neither Miri nor loom can run rustc. trybuild builds oid-core again with the features of this
 // run, so the test runs only without optional features (the macro uses none of them): every
-// feature set in `cargo xtask features` would otherwise rebuild sqlx, async-graphql, ... in
+// feature set in `cargo xtask features` would otherwise rebuild sqlx, async-graphql, poem-openapi, ... in
 // trybuild's own target folder. CI runs it in the no-default-features steps.
 #![cfg(not(any(
     miri,
@@ -27,6 +27,13 @@
     feature = "sqlx-sqlite",
     feature = "postgres-types",
     feature = "rusqlite",
+    feature = "juniper",
+    feature = "ts-rs",
+    feature = "specta",
+    feature = "fake",
+    feature = "poem-openapi",
+    feature = "rkyv",
+    feature = "rand_core-0_6",
 )))]
 
 #[test]

@@ -23,10 +23,17 @@ pub use crate::error::Error;
 pub use crate::unix_time::UnixTime;
 
 // All of oid-core's public API, so that an std application depends on oid-std alone.
+/// An id in an rkyv archive (feature `rkyv`): `oid_core::ArchivedObjectId`, re-exported.
+#[cfg(feature = "rkyv")]
+pub use oid_core::ArchivedObjectId;
 /// A `rand_core` RNG as an [`Entropy`] source (feature `rand_core`): `oid_core::RngEntropy`,
 /// re-exported.
 #[cfg(feature = "rand_core")]
 pub use oid_core::RngEntropy;
+/// A `rand_core` 0.6 RNG as an [`Entropy`] source (feature `rand_core-0_6`):
+/// `oid_core::rand_core_0_6`, re-exported.
+#[cfg(feature = "rand_core-0_6")]
+pub use oid_core::rand_core_0_6;
 /// `serde` support for [`ObjectId`] (feature `serde`): `oid_core::serde`, re-exported.
 #[cfg(feature = "serde")]
 pub use oid_core::serde;

@@ -26,7 +26,7 @@ const CHECKS: &[(&str, Option<&str>, &str)] = &[
     (
         "oid-core",
         Some("thumbv6m-none-eabi"),
-        "serde,defmt,portable-atomic,critical-section",
+        "serde,defmt,portable-atomic,critical-section,rkyv,rand_core-0_6",
     ),
     ("oid-std", None, ""),
     ("oid-std", None, "serde,legacy,chrono,time,jiff"),

@@ -9,8 +9,15 @@ use crate::util::{Result, Runner, ensure_targets, feature_matrix, run};
 pub(crate) const CORE_FEATURES: &[&str] =
     &["serde", "defmt", "portable-atomic", "critical-section"];
 
-/// oid-core's integrations that build without std (issue 13): each alone, then all together.
-pub(crate) const NOSTD_INTEGRATIONS: &[&str] = &["bytemuck", "zerocopy", "borsh", "rand_core"];
+/// oid-core's integrations that build without std: each alone, then all together.
+pub(crate) const NOSTD_INTEGRATIONS: &[&str] = &[
+    "bytemuck",
+    "zerocopy",
+    "borsh",
+    "rand_core",
+    "rand_core-0_6",
+    "rkyv",
+];
 
 /// The no_std targets: without compare-and-swap (Cortex-M0) and with it (Cortex-M4F).
 const TARGETS: &[&str] = &["thumbv6m-none-eabi", "thumbv7em-none-eabihf"];

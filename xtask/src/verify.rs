@@ -408,7 +408,7 @@ mod tests {
             crate::nostd::CORE_FEATURES,
             crate::nostd::NOSTD_INTEGRATIONS,
         );
-        assert_eq!(nostd.len(), 16 + 4 + 1);
+        assert_eq!(nostd.len(), 16 + 6 + 1);
     }
 
     #[test]
