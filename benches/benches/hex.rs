@@ -1,19 +1,25 @@
-//! Parsing and formatting, ours against the `bson` crate and the floors in the same run.
+//! Parsing and formatting: ours against the floors (`src/lib.rs`), the hex crates people reach
+//! for (`const-hex`, `faster-hex`) and the `bson` crate, all in the same run.
 //!
 //! Every case, floors included, is timed through [`timed`], a loop that passes each result to
 //! `std::hint::black_box`, rather than criterion's `iter`: criterion 0.5's `iter` copies each
 //! result with a volatile read, whose cost depends on the result's size (24 bytes for
 //! `Result<ObjectId, ParseError>`, 13 for the floor's `Option<[u8; 12]>`).
 //!
-//! `cargo bench -p oid-benches --bench hex -- --warm-up-time 1 --measurement-time 3`
+//! `cargo bench -p oid-benches --bench hex -- --warm-up-time 1 --measurement-time 3 --noplot`
 
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 
+use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use oid_benches::{floor_decode, floor_to_string};
+use oid_benches::{
+    floor_decode, floor_encode, floor_to_string, safe_to_string, table_decode, table_encode,
+};
+use oid_core::ObjectId;
+use serde::Deserialize as _;
 
 const HEX: &str = "507f1f77bcf86cd799439011";
 
@@ -28,11 +34,52 @@ fn timed<R>(iters: u64, mut f: impl FnMut() -> R) -> Duration {
 
 fn parse(c: &mut Criterion) {
     let mut g = c.benchmark_group("parse");
-    g.bench_function("floor: branch-free decode of 24 digits", |b| {
+    g.bench_function("floor: arithmetic validated decode", |b| {
         b.iter_custom(|iters| timed(iters, || floor_decode(black_box(HEX))))
     });
+    g.bench_function("reference: table validated decode", |b| {
+        b.iter_custom(|iters| timed(iters, || table_decode(black_box(HEX))))
+    });
     g.bench_function("oid_core::ObjectId::parse_str", |b| {
-        b.iter_custom(|iters| timed(iters, || oid_core::ObjectId::parse_str(black_box(HEX))))
+        b.iter_custom(|iters| timed(iters, || ObjectId::parse_str(black_box(HEX))))
+    });
+    g.bench_function("oid_core::ObjectId FromStr", |b| {
+        b.iter_custom(|iters| timed(iters, || black_box(HEX).parse::<ObjectId>()))
+    });
+    g.bench_function("oid_core::ObjectId TryFrom<&str>", |b| {
+        b.iter_custom(|iters| timed(iters, || ObjectId::try_from(black_box(HEX))))
+    });
+    g.bench_function("oid_core::ObjectId::is_valid", |b| {
+        b.iter_custom(|iters| timed(iters, || ObjectId::is_valid(black_box(HEX))))
+    });
+    g.bench_function(
+        "oid_core::ObjectId serde visitor (visit_borrowed_str)",
+        |b| {
+            b.iter_custom(|iters| {
+                timed(iters, || {
+                    let d =
+                        serde::de::value::BorrowedStrDeserializer::<serde::de::value::Error>::new(
+                            black_box(HEX),
+                        );
+                    ObjectId::deserialize(d)
+                })
+            })
+        },
+    );
+    g.bench_function("const_hex::decode_to_array::<12>", |b| {
+        b.iter_custom(|iters| {
+            timed(iters, || {
+                const_hex::decode_to_array::<_, 12>(black_box(HEX))
+            })
+        })
+    });
+    g.bench_function("faster_hex::hex_decode (validating)", |b| {
+        b.iter_custom(|iters| {
+            timed(iters, || {
+                let mut out = [0u8; 12];
+                faster_hex::hex_decode(black_box(HEX).as_bytes(), &mut out).map(|()| out)
+            })
+        })
     });
     g.bench_function("bson::oid::ObjectId::parse_str", |b| {
         b.iter_custom(|iters| timed(iters, || bson::oid::ObjectId::parse_str(black_box(HEX))))
@@ -41,34 +88,90 @@ fn parse(c: &mut Criterion) {
 }
 
 fn encode(c: &mut Criterion) {
-    let ours = oid_core::ObjectId::parse_str(HEX).unwrap_or_default();
-    let theirs = bson::oid::ObjectId::from_bytes(ours.bytes());
+    let ours = ObjectId::parse_str(HEX).unwrap_or_default();
+    let bytes = ours.bytes();
     let mut g = c.benchmark_group("encode");
+    g.bench_function("floor: arithmetic encode (stack)", |b| {
+        b.iter_custom(|iters| timed(iters, || floor_encode(black_box(&bytes))))
+    });
+    g.bench_function("reference: table encode (stack)", |b| {
+        b.iter_custom(|iters| timed(iters, || table_encode(black_box(&bytes))))
+    });
     g.bench_function("oid_core::ObjectId::to_hex (stack)", |b| {
-        b.iter_custom(|iters| timed(iters, || black_box(black_box(&ours).to_hex())))
+        b.iter_custom(|iters| timed(iters, || black_box(&ours).to_hex()))
     });
     g.bench_function("oid_core::ObjectId::encode_hex (&str)", |b| {
         let mut buf = [0u8; 24];
+        b.iter_custom(|iters| timed(iters, || black_box(&ours).encode_hex(&mut buf).len()))
+    });
+    g.bench_function("const_hex::encode_to_slice", |b| {
+        let mut buf = [0u8; 24];
         b.iter_custom(|iters| {
             timed(iters, || {
-                black_box(black_box(&ours).encode_hex(&mut buf).len())
+                const_hex::encode_to_slice(black_box(&bytes), &mut buf).map(|()| buf[23])
             })
         })
     });
-    g.bench_function("floor: to_hex + one String allocation", |b| {
-        b.iter_custom(|iters| timed(iters, || black_box(floor_to_string(black_box(&ours)))))
-    });
-    g.bench_function("oid_core::ObjectId::to_string", |b| {
-        b.iter_custom(|iters| timed(iters, || black_box(black_box(&ours).to_string())))
-    });
-    g.bench_function("bson::oid::ObjectId::to_hex", |b| {
-        b.iter_custom(|iters| timed(iters, || black_box(black_box(&theirs).to_hex())))
-    });
-    g.bench_function("bson::oid::ObjectId::to_string", |b| {
-        b.iter_custom(|iters| timed(iters, || black_box(black_box(&theirs).to_string())))
+    g.bench_function("faster_hex::hex_encode (&str)", |b| {
+        let mut buf = [0u8; 24];
+        b.iter_custom(|iters| {
+            timed(iters, || {
+                faster_hex::hex_encode(black_box(&bytes), &mut buf).map(|s| s.len())
+            })
+        })
     });
     g.finish();
 }
 
-criterion_group!(benches, parse, encode);
+fn to_string(c: &mut Criterion) {
+    let ours = ObjectId::parse_str(HEX).unwrap_or_default();
+    let bytes = ours.bytes();
+    let theirs = bson::oid::ObjectId::from_bytes(bytes);
+    let mut g = c.benchmark_group("to_string");
+    g.bench_function("floor: encode + one String, no UTF-8 check", |b| {
+        b.iter_custom(|iters| timed(iters, || floor_to_string(black_box(&ours))))
+    });
+    g.bench_function("reference: encode + one String, UTF-8 checked", |b| {
+        b.iter_custom(|iters| timed(iters, || safe_to_string(black_box(&ours))))
+    });
+    g.bench_function("oid_core::ObjectId::to_string", |b| {
+        b.iter_custom(|iters| timed(iters, || black_box(&ours).to_string()))
+    });
+    g.bench_function("const_hex::encode", |b| {
+        b.iter_custom(|iters| timed(iters, || const_hex::encode(black_box(&bytes))))
+    });
+    g.bench_function("faster_hex::hex_string", |b| {
+        b.iter_custom(|iters| timed(iters, || faster_hex::hex_string(black_box(&bytes))))
+    });
+    g.bench_function("bson::oid::ObjectId::to_hex", |b| {
+        b.iter_custom(|iters| timed(iters, || black_box(&theirs).to_hex()))
+    });
+    g.bench_function("bson::oid::ObjectId::to_string", |b| {
+        b.iter_custom(|iters| timed(iters, || black_box(&theirs).to_string()))
+    });
+    // Into a String that is reused: no allocation, so what is left is the formatting.
+    let mut s = String::with_capacity(64);
+    g.bench_function("reused String: push_str(to_hex())", |b| {
+        b.iter_custom(|iters| {
+            timed(iters, || {
+                s.clear();
+                s.push_str(&black_box(&ours).to_hex());
+                s.len()
+            })
+        })
+    });
+    let mut s = String::with_capacity(64);
+    g.bench_function("reused String: write!(\"{id}\") (Display)", |b| {
+        b.iter_custom(|iters| {
+            timed(iters, || {
+                s.clear();
+                let _ = write!(s, "{}", black_box(&ours));
+                s.len()
+            })
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, parse, encode, to_string);
 criterion_main!(benches);

@@ -1,10 +1,13 @@
 //! `ObjectId::parse_str` (and `FromStr`, `TryFrom<&str>`, `is_valid`) on any UTF-8 input, and
 //! `TryFrom<&[u8]>` on any bytes: never panics, accepts exactly 24 ASCII hex digits, decodes
 //! them to the bytes a plain reference decoder gives, and explains every rejection truthfully.
+//! `ObjectId::parse_pasted` on the same input: never panics, reads whatever `parse_str` reads
+//! (trimmed) as bare hex, accepts only text that holds the id it returns, and hints only at an id
+//! the text holds.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use oid_core::ObjectId;
+use oid_core::{Form, ObjectId};
 
 /// The rule written out without oid-core.
 fn reference(s: &str) -> Option<[u8; 12]> {
@@ -16,6 +19,26 @@ fn reference(s: &str) -> Option<[u8; 12]> {
         *o = u8::from_str_radix(&s[2 * k..2 * k + 2], 16).ok()?;
     }
     Some(out)
+}
+
+/// The pasted-form reader's promises on any text.
+fn pasted(s: &str) {
+    let lower = s.to_ascii_lowercase();
+    match ObjectId::parse_pasted(s) {
+        Ok(pasted) => {
+            assert!(lower.contains(pasted.id().to_hex().as_str()), "{s:?}");
+            if let Ok(id) = ObjectId::parse_str(s.trim()) {
+                assert_eq!((pasted.id(), pasted.form()), (id, Form::Hex), "{s:?}");
+            }
+        }
+        Err(e) => {
+            assert!(ObjectId::parse_str(s.trim()).is_err(), "{s:?}");
+            if let Some(hint) = e.hint() {
+                assert!(lower.contains(hint.to_hex().as_str()), "{s:?}");
+            }
+            assert_eq!(e.to_string(), e.parse_error().to_string());
+        }
+    }
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -31,6 +54,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(s) = std::str::from_utf8(data) else {
         return;
     };
+    pasted(s);
     let parsed = ObjectId::parse_str(s);
     assert_eq!(parsed.map(|id| id.bytes()).ok(), reference(s), "{s:?}");
     assert_eq!(ObjectId::is_valid(s), parsed.is_ok());

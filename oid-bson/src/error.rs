@@ -1,13 +1,37 @@
-//! The error for a BSON value that is not an ObjectId, and for a time outside what ids can hold.
+//! The error for a BSON value that is not an ObjectId, for a time outside what ids can hold, and
+//! the parse error as the unversioned API's bson reports it.
 
 use core::fmt;
+
+use oid_core::ParseError;
+
+/// `err` (from parsing `input`) as [`oid::Error`](crate::oid::Error): bson 3's own error, built
+/// by bson 3's parser so that its kind is exactly bson's, carrying our message.
+#[cfg(feature = "bson-3")]
+#[cold]
+pub(crate) fn parse_error(err: ParseError, input: &str) -> ::bson::error::Error {
+    let mut error = match ::bson::oid::ObjectId::parse_str(input) {
+        Err(error) => error,
+        // Both parsers accept exactly 24 ASCII hex digits; should they ever disagree, the
+        // error is still ours.
+        Ok(_) => <::bson::error::Error as serde::de::Error>::custom(err),
+    };
+    error.message = Some(err.to_string());
+    error
+}
+
+/// `err` as [`oid::Error`](crate::oid::Error): oid-core's parse error itself.
+#[cfg(not(feature = "bson-3"))]
+#[inline]
+pub(crate) const fn parse_error(err: ParseError, _input: &str) -> ParseError {
+    err
+}
 
 /// A BSON value was expected to be an ObjectId (element type `0x07`) but was something else, or
 /// was missing.
 ///
-/// Returned by the `TryFrom<Bson>`/`TryFrom<RawBsonRef>` impls of [`ObjectId`](crate::ObjectId),
-/// [`FromBson`](crate::FromBson) and [`DocumentExt::get_oid`](crate::DocumentExt::get_oid), for bson 3
-/// and bson 2 alike. The message names what was found;
+/// Returned by the `TryFrom<Bson>`/`TryFrom<RawBsonRef>` impls of [`ObjectId`](crate::ObjectId)
+/// and by [`DocumentExt::get_oid`](crate::DocumentExt::get_oid), for bson 3 and bson 2 alike. The message names what was found;
 /// [`element_type`](NotAnObjectId::element_type) gives its BSON element type byte.
 ///
 /// # Examples

@@ -3,7 +3,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use oid_core::ParseError;
+use crate::oid::Error;
 
 /// A MongoDB ObjectId that is always stored as a native BSON ObjectId.
 ///
@@ -112,9 +112,16 @@ impl ObjectId {
     ///
     /// # Errors
     ///
-    /// [`oid::Error`](crate::oid::Error) (oid-core's [`ParseError`]) naming the wrong length or
-    /// the first character that is not a hex digit. This is the one intended difference from
-    /// `bson::oid::ObjectId::parse_str`, whose error is bson's own enum.
+    /// [`oid::Error`](crate::oid::Error), the error type of the bson this crate's unversioned
+    /// API uses, as `bson::oid::ObjectId::parse_str` returns it:
+    ///
+    /// - with the feature `bson-3`: `bson::error::Error`, exactly what bson 3's `parse_str`
+    ///   returns (kind `ObjectId`, so `?` converts it into the `mongodb` driver's error), with
+    ///   this crate's message naming the wrong length or the first character that is not a hex
+    ///   digit in its `message`;
+    /// - else: oid-core's [`ParseError`](oid_core::ParseError), with that message and `len()`
+    ///   / `invalid_char()` (bson 2's `oid::Error` enum cannot be built outside bson; the
+    ///   migration guide shows the two-line replacement for a `match` on its variants).
     ///
     /// # Examples
     ///
@@ -124,12 +131,15 @@ impl ObjectId {
     /// assert_eq!(id.to_hex(), "507f1f77bcf86cd799439011");
     ///
     /// let err = ObjectId::parse_str(String::from("abc")).unwrap_err();
-    /// assert_eq!(err.to_string(), "invalid length: expected 24 hex characters, found 3");
+    /// assert!(err.to_string().contains("invalid length: expected 24 hex characters, found 3"));
     /// # Ok::<(), oid_bson::oid::Error>(())
     /// ```
     #[inline]
-    pub fn parse_str(s: impl AsRef<str>) -> Result<ObjectId, ParseError> {
-        oid_core::ObjectId::parse_str(s.as_ref()).map(ObjectId)
+    pub fn parse_str(s: impl AsRef<str>) -> Result<ObjectId, Error> {
+        let s = s.as_ref();
+        oid_core::ObjectId::parse_str(s)
+            .map(ObjectId)
+            .map_err(|e| crate::error::parse_error(e, s))
     }
 
     /// The 12 raw bytes.
@@ -243,7 +253,7 @@ impl fmt::Debug for ObjectId {
 }
 
 impl FromStr for ObjectId {
-    type Err = ParseError;
+    type Err = Error;
 
     /// As [`ObjectId::parse_str`].
     ///
@@ -342,7 +352,7 @@ impl AsRef<[u8]> for ObjectId {
 }
 
 impl TryFrom<&str> for ObjectId {
-    type Error = ParseError;
+    type Error = Error;
 
     /// As [`ObjectId::parse_str`].
     ///
@@ -353,7 +363,7 @@ impl TryFrom<&str> for ObjectId {
     /// assert!(ObjectId::try_from("507f1f77bcf86cd799439011").is_ok());
     /// ```
     #[inline]
-    fn try_from(s: &str) -> Result<Self, Self::Error> {
+    fn try_from(s: &str) -> Result<Self, Error> {
         ObjectId::parse_str(s)
     }
 }

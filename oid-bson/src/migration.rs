@@ -8,8 +8,23 @@
 //! method names and signatures, `doc! { "_id": id }` works, models need no attribute, and the
 //! BSON written is byte for byte what bson's type wrote, so the documents already in your
 //! database read back unchanged (and documents you write read back in code still on bson's type).
-//! Enable the feature that matches your driver: `bson-3` (default) for `mongodb` with its
-//! `bson-3` feature, `bson-2` for `mongodb` 3.x's default.
+//!
+//! Storage does not depend on the features: an id is a native ObjectId through every serializer
+//! of bson 2 and bson 3. The features choose which bson's types the rest of the API speaks
+//! (`doc!`, `created_between`, `timestamp()`, the parse error); match them to your driver:
+//!
+//! ```toml
+//! mongodb = "3"      # default features: bson 2.x
+//! oid-bson = "0.1"   # default features: bson 2.x
+//!
+//! # or, with the driver's bson 3.x:
+//! # mongodb = { version = "3.3", default-features = false, features = ["compat-3-3-0", "bson-3", "rustls-tls", "dns-resolver"] }
+//! # oid-bson = { version = "0.1", default-features = false, features = ["bson-3"] }
+//! ```
+//!
+//! Minimum versions: bson 2.13 (the `mongodb` 3.x driver itself asks for 2.15), bson 3.1 (what
+//! the driver's `bson-3` asks for), serde 1.0.200. An application whose lock file has older ones
+//! gets them updated by `cargo update -p bson -p serde` (semver-compatible).
 //!
 //! Before:
 //!
@@ -82,63 +97,92 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # What behaves differently
+//! # What is not just an import change
+//!
+//! Found by migrating real services; each with its fix.
+//!
+//! | code written for `bson::oid::ObjectId` | after the import change | fix |
+//! |---|---|---|
+//! | `Bson::ObjectId(id)`, `.map(Bson::ObjectId)` | E0308: the variant holds bson's type | `Bson::from(id)` or `id.into()`; `.map(Bson::from)` |
+//! | `doc.get_object_id("_id")?` compared or returned as our type | returns bson's type | comparing works as is (`==`, `<` both ways); for our type use [`DocumentExt::get_oid`](crate::DocumentExt::get_oid), or `ObjectId::from(…)` |
+//! | `bson.as_object_id()` | returns `Option<bson::oid::ObjectId>` | `bson.as_object_id() == Some(id.into())`, `bson.as_object_id().is_some_and(\|b\| b == id)`, or [`BsonExt::as_oid`](crate::BsonExt::as_oid) |
+//! | `bson::serde_helpers` id helpers on a field | they take bson's type | see the table below |
+//! | a `match` on bson 2's `oid::Error::InvalidHexStringCharacter { .. }` / `InvalidHexStringLength { .. }` | without `bson-3` the error is oid-core's [`ParseError`](oid_core::ParseError) | `e.invalid_char()` gives `Some((c, index))`, `e.len()` gives `Some(length)`: see below |
+//! | JSON responses of an API | `{"$oid": "…"}` becomes the plain hex string | what web clients want; clients that parse `{"$oid"}` keep it per field with [`ExtendedJson`](crate::serde_helpers::object_id::ExtendedJson) |
+//! | an `oid_core::ObjectId` field in a model | stored as binary data or a string, never an ObjectId | use `oid_bson::ObjectId` in models; convert at the edges with `From` (both ways) |
+//!
+//! ## `bson::serde_helpers`
+//!
+//! | bson's helper | replacement |
+//! |---|---|
+//! | bson 3 `serde_helpers::object_id::AsHexString` (an id stored as a string) | [`oid_bson::serde_helpers::object_id::AsHexString`](crate::serde_helpers::object_id::AsHexString) |
+//! | bson 3 `serde_helpers::object_id::FromHexString` (a `String` stored as an id) | [`oid_bson::serde_helpers::object_id::FromHexString`](crate::serde_helpers::object_id::FromHexString) |
+//! | bson 2 `serialize_object_id_as_hex_string` | `AsHexString` (`#[serde(with = "oid_bson::serde_helpers::object_id::AsHexString")]`) |
+//! | bson 2 `hex_string_as_object_id`, `serialize_hex_string_as_object_id`, `deserialize_hex_string_from_object_id` | `FromHexString` |
+//! | `HumanReadable<T>`, and every helper that does not take an `ObjectId` (dates, integers, UUIDs) | keep bson's: ids inside `HumanReadable` are still native ObjectIds |
+//!
+//! With the feature `serde_with`, the adapters also nest: `#[serde_as(as = "Option<AsHexString>")]`.
+//!
+//! ## Parse errors
+//!
+//! With `bson-3`, [`oid::Error`](crate::oid::Error) *is* `bson::error::Error`, of kind
+//! `ObjectId` as bson's `parse_str` returns it: `?` into `bson::error::Error` and into the
+//! driver's `mongodb::error::Error` compiles unchanged, and so does a `match` on its kind; its
+//! `message` is ours (`invalid character 'g' at index 23: expected a hex digit`).
+//!
+//! ```
+//! # #[cfg(feature = "bson-3")] {
+//! use oid_bson::ObjectId;
+//!
+//! fn parse(s: &str) -> bson::error::Result<ObjectId> {
+//!     Ok(ObjectId::parse_str(s)?)
+//! }
+//! let err = parse("507f1f77bcf86cd79943901g").unwrap_err();
+//! assert!(matches!(err.kind, bson::error::ErrorKind::ObjectId { .. }));
+//! assert_eq!(err.message.as_deref(), Some("invalid character 'g' at index 23: expected a hex digit"));
+//! # }
+//! ```
+//!
+//! Without `bson-3` (bson 2's error enum cannot be built outside bson) it is oid-core's
+//! [`ParseError`](oid_core::ParseError); a `match` on bson 2's variants becomes:
+//!
+//! ```
+//! # #[cfg(not(feature = "bson-3"))] {
+//! use oid_bson::ObjectId;
+//!
+//! fn describe(s: &str) -> String {
+//!     match ObjectId::parse_str(s) {
+//!         Ok(id) => format!("id {id}"),
+//!         // was: Err(oid::Error::InvalidHexStringCharacter { c, index, .. }) => …
+//!         Err(e) if e.invalid_char().is_some() => format!("bad character {:?}", e.invalid_char()),
+//!         // was: Err(oid::Error::InvalidHexStringLength { length, .. }) => …
+//!         Err(e) => format!("bad length {:?}", e.len()),
+//!     }
+//! }
+//! assert_eq!(describe("507f1f77bcf86cd79943901g"), "bad character Some(('g', 23))");
+//! assert_eq!(describe("abc"), "bad length Some(3)");
+//! # }
+//! ```
+//!
+//! # What behaves differently on purpose
 //!
 //! | | `bson::oid::ObjectId` | `oid_bson::ObjectId` |
 //! |---|---|---|
-//! | parse error | `bson::oid::Error` (an enum) | `oid_bson::oid::Error` = [`oid_core::ParseError`]: `len()`, `invalid_char()`, message naming the length or the character and its index. **The one intended API difference**; code that only uses `?`, `Display` or `Error` compiles unchanged |
-//! | JSON (and other human-readable formats) | `{"$oid": "…"}` | the plain hex string, what web APIs want; reading accepts both. Opt back in per field with [`serde_helpers::object_id::ExtendedJson`](crate::serde_helpers::object_id::ExtendedJson) |
+//! | JSON (and other human-readable formats) | `{"$oid": "…"}` | the plain hex string; reading accepts both. Opt back in per field with [`ExtendedJson`](crate::serde_helpers::object_id::ExtendedJson) |
 //! | `new()` | bson's process generator | oid-std's process generator: never a duplicate (at most 2^24 ids per second and random value; past that it waits for the next second), fork-safe |
+//! | `{"$oid": …, "x": 1}` read as an id | bson 2's type reads it and drops `x` (from bytes and from a `Document`; bson 2's `Document::from_reader` itself turns it into an ObjectId) | an error on every path that hands it over (bytes, raw document, `Document`, `Bson` of both versions, JSON), also a duplicated `$oid` |
 //!
 //! Everything else is the same: `from_bytes` (`const`), `from_parts`, `bytes` (`const`), `to_hex`,
 //! `timestamp` (bson's `DateTime`), `FromStr`, `Display`, `Debug` (`ObjectId("…")`), `Default`
 //! (a **new** id, as bson's), `From<[u8; 12]>`, equality, hashing and byte-wise ordering. Ours
 //! also compares (`==`, `<`) with bson's type directly, both ways.
 //!
-//! # If you keep `oid_core::ObjectId` in your models
-//!
-//! oid-core's type knows nothing about BSON (it is `no_std`), so each field needs a helper. Add
-//! `with = "oid_bson::object_id"` (`object_id::option` for `Option<ObjectId>`, `object_id::vec`
-//! for `Vec<ObjectId>`), and `#[serde(default)]` on every field that older documents may lack,
-//! as serde requires for any `with` field:
-//!
-//! ```
-//! # #[cfg(feature = "bson-3")] {
-//! use bson::doc;
-//! use oid_bson::{FromBson, ToBson};
-//! use oid_core::ObjectId;
-//! use serde::{Deserialize, Serialize};
-//!
-//! #[derive(Serialize, Deserialize, PartialEq, Debug)]
-//! struct User {
-//!     #[serde(rename = "_id", with = "oid_bson::object_id")]
-//!     id: ObjectId,
-//!     // `default`: documents written before this field existed still read (as `None`).
-//!     #[serde(default, with = "oid_bson::object_id::option")]
-//!     manager: Option<ObjectId>,
-//!     name: String,
-//! }
-//!
-//! let id = ObjectId::parse_str("507f1f77bcf86cd799439011")?;
-//! let old_document = doc! { "_id": id.to_bson(), "name": "ada" };
-//! let user: User = bson::deserialize_from_document(old_document)?;
-//! assert_eq!(user, User { id, manager: None, name: "ada".into() });
-//!
-//! let filter = doc! { "_id": id.to_bson() };
-//! assert_eq!(ObjectId::from_bson(filter.get_object_id("_id")?), id);
-//! assert_eq!(ObjectId::try_from_bson(filter.get("_id").ok_or("no _id")?)?, id);
-//! # }
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
-//!
 //! # Gotchas
 //!
-//! - **A forgotten helper on an `oid_core::ObjectId` field** compiles and round-trips in Rust,
-//!   but stores a *string* (through `serialize_to_document`) or *binary data* (through
-//!   `serialize_to_vec`, which is what the driver sends), so `_id` queries from mongosh and other
-//!   drivers never match. Nothing warns. Containers the helpers do not cover (`Option<Vec<_>>`,
-//!   maps, nested structs) cannot be fixed that way at all. `oid_bson::ObjectId` has neither
-//!   problem: use it in models.
+//! - **An `oid_core::ObjectId` field** compiles and round-trips in Rust, but oid-core knows
+//!   nothing about BSON (it is `no_std`): it stores *binary data* through BSON bytes (what the
+//!   driver sends) and a *string* through `to_document`, so `_id` queries from mongosh and other
+//!   drivers never match. Nothing warns. Use `oid_bson::ObjectId` in models.
 //!
 //!   ```
 //!   use bson::spec::ElementType;
@@ -161,22 +205,14 @@
 //!   ```
 //!
 //! - **`Default` makes a new id** (as with bson's type), and `oid_core::ObjectId::default()` is
-//!   all zeros. A `#[derive(Default)]` model gets a fresh `_id` each time with ours; with oid-core's
-//!   type every default model shares the zero id, which a unique index rejects on the second
-//!   insert.
+//!   all zeros. A `#[derive(Default)]` model gets a fresh `_id` each time with ours.
 //!
 //!   ```
 //!   assert_ne!(oid_bson::ObjectId::default(), oid_bson::ObjectId::default());
 //!   assert_eq!(oid_core::ObjectId::default(), oid_core::ObjectId::MIN);
 //!   ```
 //!
-//! - **`#[serde(default)]`** is needed on a `with` field that older documents lack (serde
-//!   treats a missing `with` field as an error, even for `Option`); plain `Option<oid_bson::ObjectId>`
-//!   fields need nothing, as with bson's type.
-//! - **bson's `serde_path_to_error` feature**: bson's `Bson`/`Document` serializer is recognised
-//!   by its type; with that feature on anywhere in the build, `serialize_to_document` wraps it
-//!   and ids are then written there as strings. BSON bytes (what the driver sends) are not
-//!   affected.
-//! - **The JSON form changed** to the plain hex string (see the table); if a client parses
-//!   `{"$oid"}`, use [`ExtendedJson`](crate::serde_helpers::object_id::ExtendedJson) on those
-//!   fields.
+//! - **A serializer that hides bson's type** (a `dyn erased_serde::Serializer`, or a wrapper
+//!   that does not name the serializer it wraps as its first type parameter) cannot be told from
+//!   JSON, so an id gets the hex string there; see "What each serializer writes" in the crate
+//!   documentation. bson's own wrappers (`serde_path_to_error`, `HumanReadable`) are fine.

@@ -1,7 +1,7 @@
 //! Field adapters named like bson's `serde_helpers::object_id`, for `#[serde(with = …)]`.
 //!
-//! - [`object_id::AsHexString`]: an id field ([`ObjectId`](crate::ObjectId) or
-//!   `oid_core::ObjectId`) stored as a hex **string** everywhere, BSON included.
+//! - [`object_id::AsHexString`]: an [`ObjectId`](crate::ObjectId) field stored as a hex
+//!   **string** everywhere, BSON included.
 //! - [`object_id::FromHexString`]: a `String` field holding hex, stored as a native **ObjectId**
 //!   in BSON (the hex string in JSON).
 //! - [`object_id::ExtendedJson`]: an id field written as extended JSON `{"$oid": "…"}` in
@@ -55,7 +55,7 @@ pub mod object_id {
     use crate::ObjectId;
 
     /// An id field stored as its 24-digit hex string in every format, BSON included (for
-    /// schemas that keep ids as strings). Works on [`ObjectId`] and `oid_core::ObjectId`.
+    /// schemas that keep ids as strings).
     ///
     /// Use as `#[serde(with = "oid_bson::serde_helpers::object_id::AsHexString")]`.
     ///
@@ -64,7 +64,7 @@ pub mod object_id {
     /// ```
     /// # #[cfg(feature = "bson-3")] {
     /// use oid_bson::serde_helpers::object_id::AsHexString;
-    /// let id = oid_core::ObjectId::MAX;
+    /// let id = oid_bson::ObjectId::from_bytes([0xff; 12]);
     /// let value = AsHexString::serialize(&id, bson::Serializer::new()).unwrap();
     /// assert_eq!(value, bson::Bson::String("ffffffffffffffffffffffff".into()));
     /// # }
@@ -88,12 +88,7 @@ pub mod object_id {
         /// assert_eq!(out, br#""000000000000000000000000""#);
         /// ```
         #[inline]
-        pub fn serialize<T, S>(id: &T, serializer: S) -> Result<S::Ok, S::Error>
-        where
-            T: Copy + Into<ObjectId>,
-            S: Serializer,
-        {
-            let id: ObjectId = (*id).into();
+        pub fn serialize<S: Serializer>(id: &ObjectId, serializer: S) -> Result<S::Ok, S::Error> {
             serializer.serialize_str(id.as_core().to_hex().as_str())
         }
 
@@ -108,16 +103,14 @@ pub mod object_id {
         /// ```
         /// use oid_bson::serde_helpers::object_id::AsHexString;
         /// let mut de = serde_json::Deserializer::from_str(r#""ffffffffffffffffffffffff""#);
-        /// let id: oid_core::ObjectId = AsHexString::deserialize(&mut de).unwrap();
-        /// assert_eq!(id, oid_core::ObjectId::MAX);
+        /// let id = AsHexString::deserialize(&mut de).unwrap();
+        /// assert_eq!(id.bytes(), [0xff; 12]);
         /// ```
         #[inline]
-        pub fn deserialize<'de, T, D>(deserializer: D) -> Result<T, D::Error>
-        where
-            T: From<ObjectId>,
-            D: Deserializer<'de>,
-        {
-            ObjectId::deserialize(deserializer).map(T::from)
+        pub fn deserialize<'de, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<ObjectId, D::Error> {
+            ObjectId::deserialize(deserializer)
         }
     }
 
@@ -182,8 +175,7 @@ pub mod object_id {
     }
 
     /// An id field written as extended JSON `{"$oid": "<hex>"}` in human-readable formats (what
-    /// `bson::oid::ObjectId` writes to JSON), and as a native ObjectId in BSON. Works on
-    /// [`ObjectId`] and `oid_core::ObjectId`.
+    /// `bson::oid::ObjectId` writes to JSON), and as a native ObjectId in BSON.
     ///
     /// Use as `#[serde(with = "oid_bson::serde_helpers::object_id::ExtendedJson")]`.
     ///
@@ -192,7 +184,7 @@ pub mod object_id {
     /// ```
     /// use oid_bson::serde_helpers::object_id::ExtendedJson;
     /// let mut out = Vec::new();
-    /// ExtendedJson::serialize(&oid_core::ObjectId::MIN, &mut serde_json::Serializer::new(&mut out)).unwrap();
+    /// ExtendedJson::serialize(&oid_bson::ObjectId::from_bytes([0; 12]), &mut serde_json::Serializer::new(&mut out)).unwrap();
     /// assert_eq!(out, br#"{"$oid":"000000000000000000000000"}"#);
     /// ```
     #[derive(Debug)]
@@ -215,12 +207,7 @@ pub mod object_id {
         /// # }
         /// ```
         #[inline]
-        pub fn serialize<T, S>(id: &T, serializer: S) -> Result<S::Ok, S::Error>
-        where
-            T: Copy + Into<ObjectId>,
-            S: Serializer,
-        {
-            let id: ObjectId = (*id).into();
+        pub fn serialize<S: Serializer>(id: &ObjectId, serializer: S) -> Result<S::Ok, S::Error> {
             crate::ser::serialize_oid_struct(id.as_core().to_hex().as_str(), serializer)
         }
 
@@ -235,103 +222,14 @@ pub mod object_id {
         /// ```
         /// use oid_bson::serde_helpers::object_id::ExtendedJson;
         /// let mut de = serde_json::Deserializer::from_str(r#"{"$oid":"000000000000000000000000"}"#);
-        /// let id: oid_bson::ObjectId = ExtendedJson::deserialize(&mut de).unwrap();
+        /// let id = ExtendedJson::deserialize(&mut de).unwrap();
         /// assert_eq!(id.bytes(), [0; 12]);
         /// ```
         #[inline]
-        pub fn deserialize<'de, T, D>(deserializer: D) -> Result<T, D::Error>
-        where
-            T: From<ObjectId>,
-            D: Deserializer<'de>,
-        {
-            ObjectId::deserialize(deserializer).map(T::from)
-        }
-    }
-}
-
-/// `serde_with` support (feature `serde_with`): the adapters as `SerializeAs`/`DeserializeAs`, so
-/// they nest (`Option<AsHexString>`, `Vec<FromHexString>`) under `#[serde_as]`.
-#[cfg(feature = "serde_with")]
-mod serde_with_support {
-    use serde::{Deserializer, Serializer};
-    use serde_with::{DeserializeAs, SerializeAs};
-
-    use super::object_id::{AsHexString, ExtendedJson, FromHexString};
-    use crate::ObjectId;
-
-    impl SerializeAs<ObjectId> for AsHexString {
-        fn serialize_as<S: Serializer>(
-            source: &ObjectId,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            AsHexString::serialize(source, serializer)
-        }
-    }
-
-    impl SerializeAs<oid_core::ObjectId> for AsHexString {
-        fn serialize_as<S: Serializer>(
-            source: &oid_core::ObjectId,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            AsHexString::serialize(source, serializer)
-        }
-    }
-
-    impl<'de> DeserializeAs<'de, ObjectId> for AsHexString {
-        fn deserialize_as<D: Deserializer<'de>>(deserializer: D) -> Result<ObjectId, D::Error> {
-            AsHexString::deserialize(deserializer)
-        }
-    }
-
-    impl<'de> DeserializeAs<'de, oid_core::ObjectId> for AsHexString {
-        fn deserialize_as<D: Deserializer<'de>>(
+        pub fn deserialize<'de, D: Deserializer<'de>>(
             deserializer: D,
-        ) -> Result<oid_core::ObjectId, D::Error> {
-            AsHexString::deserialize(deserializer)
-        }
-    }
-
-    impl SerializeAs<String> for FromHexString {
-        fn serialize_as<S: Serializer>(source: &String, serializer: S) -> Result<S::Ok, S::Error> {
-            FromHexString::serialize(source, serializer)
-        }
-    }
-
-    impl<'de> DeserializeAs<'de, String> for FromHexString {
-        fn deserialize_as<D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
-            FromHexString::deserialize(deserializer)
-        }
-    }
-
-    impl SerializeAs<ObjectId> for ExtendedJson {
-        fn serialize_as<S: Serializer>(
-            source: &ObjectId,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            ExtendedJson::serialize(source, serializer)
-        }
-    }
-
-    impl SerializeAs<oid_core::ObjectId> for ExtendedJson {
-        fn serialize_as<S: Serializer>(
-            source: &oid_core::ObjectId,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            ExtendedJson::serialize(source, serializer)
-        }
-    }
-
-    impl<'de> DeserializeAs<'de, ObjectId> for ExtendedJson {
-        fn deserialize_as<D: Deserializer<'de>>(deserializer: D) -> Result<ObjectId, D::Error> {
-            ExtendedJson::deserialize(deserializer)
-        }
-    }
-
-    impl<'de> DeserializeAs<'de, oid_core::ObjectId> for ExtendedJson {
-        fn deserialize_as<D: Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<oid_core::ObjectId, D::Error> {
-            ExtendedJson::deserialize(deserializer)
+        ) -> Result<ObjectId, D::Error> {
+            ObjectId::deserialize(deserializer)
         }
     }
 }

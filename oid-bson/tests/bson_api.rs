@@ -94,7 +94,7 @@ fn debug_and_display_match_bson() {
 }
 
 #[test]
-fn parse_errors_are_ours_and_fit_app_error_enums() {
+fn parse_errors_keep_our_message_and_fit_app_error_enums() {
     fn assert_bounds<
         E: Clone + std::fmt::Debug + std::fmt::Display + std::error::Error + Send + Sync + 'static,
     >(
@@ -103,9 +103,16 @@ fn parse_errors_are_ours_and_fit_app_error_enums() {
     }
     let err: oid_bson::oid::Error = ObjectId::parse_str("12345").unwrap_err();
     assert_bounds(&err);
-    assert_eq!(
-        err.to_string(),
-        "invalid length: expected 24 hex characters, found 5"
+    assert!(
+        err.to_string()
+            .contains("invalid length: expected 24 hex characters, found 5"),
+        "{err}"
+    );
+    let err = "507f1f77bcf86cd79943901g".parse::<ObjectId>().unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("invalid character 'g' at index 23: expected a hex digit"),
+        "{err}"
     );
 
     #[derive(Debug)]
@@ -120,9 +127,99 @@ fn parse_errors_are_ours_and_fit_app_error_enums() {
     fn parse(s: &str) -> Result<ObjectId, AppError> {
         Ok(ObjectId::parse_str(s)?)
     }
-    assert!(matches!(parse("zz"), Err(AppError::BadId(e)) if e.len() == Some(2)));
+    assert!(matches!(parse("zz"), Err(AppError::BadId(e)) if e.to_string().contains("found 2")));
     let boxed: Box<dyn std::error::Error + Send + Sync> = Box::new(err);
-    assert!(boxed.to_string().starts_with("invalid length"));
+    assert!(boxed.to_string().contains("invalid character 'g'"));
+}
+
+/// With `bson-3`, the error is bson 3's own, of kind `ObjectId` as bson's `parse_str` returns, so
+/// `?` converts it where bson's converts (`bson::error::Error`, and the driver's error).
+#[cfg(feature = "bson-3")]
+#[test]
+fn with_bson_3_the_parse_error_is_bsons_own() {
+    use bson::error::{ErrorKind, ObjectIdErrorKind};
+
+    /// What the `mongodb` driver's error does with bson 3: `From<bson::error::Error>` only.
+    #[derive(Debug)]
+    struct DriverError(bson::error::Error);
+    impl From<bson::error::Error> for DriverError {
+        fn from(e: bson::error::Error) -> Self {
+            DriverError(e)
+        }
+    }
+    fn driver(s: &str) -> Result<ObjectId, DriverError> {
+        Ok(ObjectId::parse_str(s)?)
+    }
+    fn parse(s: &str) -> bson::error::Result<ObjectId> {
+        driver(s).map_err(|e| e.0)
+    }
+    fn theirs(s: &str) -> bson::error::Result<bson::oid::ObjectId> {
+        bson::oid::ObjectId::parse_str(s)
+    }
+    for bad in [
+        "zz",
+        "507f1f77bcf86cd79943901g",
+        "507f1f77bcf86cd79943901",
+        "é07f1f77bcf86cd79943901",
+    ] {
+        let ours = parse(bad).unwrap_err();
+        let theirs = theirs(bad).unwrap_err();
+        // The same kind, field for field, as bson's own error for the same input.
+        assert_eq!(
+            format!("{:?}", ours.kind),
+            format!("{:?}", theirs.kind),
+            "{bad}"
+        );
+        assert!(ours.message.is_some(), "{bad}: our message is kept");
+    }
+    let err = parse("507f1f77bcf86cd79943901g").unwrap_err();
+    assert!(matches!(
+        err.kind,
+        ErrorKind::ObjectId {
+            kind: ObjectIdErrorKind::InvalidHexStringCharacter {
+                c: 'g',
+                index: 23,
+                ..
+            },
+            ..
+        }
+    ));
+    assert_eq!(
+        err.message.as_deref(),
+        Some("invalid character 'g' at index 23: expected a hex digit")
+    );
+    // bson decides the kind (here: a hex digit is missing), our message says what is wrong.
+    let err = parse("abc").unwrap_err();
+    assert!(
+        matches!(
+            err.kind,
+            ErrorKind::ObjectId {
+                kind: ObjectIdErrorKind::InvalidHexStringLength { .. },
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string()
+            .contains("expected 24 hex characters, found 3"),
+        "{err}"
+    );
+}
+
+/// Without `bson-3`, the error is oid-core's `ParseError`: bson 2's `oid::Error` enum cannot be
+/// built outside bson; `len()` and `invalid_char()` replace a `match` on its variants.
+#[cfg(not(feature = "bson-3"))]
+#[test]
+fn without_bson_3_the_parse_error_is_oid_cores() {
+    let err: oid_core::ParseError = ObjectId::parse_str("zz").unwrap_err();
+    assert_eq!(err.len(), Some(2));
+    assert_eq!(
+        err.to_string(),
+        "invalid length: expected 24 hex characters, found 2"
+    );
+    let err = ObjectId::parse_str("507f1f77bcf86cd79943901g").unwrap_err();
+    assert_eq!(err.invalid_char(), Some(('g', 23)));
 }
 
 #[test]

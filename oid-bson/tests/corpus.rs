@@ -1,20 +1,13 @@
 //! The BSON corpus cases for ObjectId (bson-corpus/tests/oid.json), through every path this
-//! crate offers: `oid_bson::ObjectId`, the helper, oid-core's plain serde impl, the conversions,
-//! and extended JSON.
+//! crate offers: `oid_bson::ObjectId`, oid-core's plain serde impl and extended-JSON helper, the
+//! conversions, and extended JSON.
 
 #![cfg(feature = "bson-3")]
 
 use bson::{Bson, Document, RawDocument};
-use oid_bson::{FromBson, NotAnObjectId, ToBson};
+use oid_bson::NotAnObjectId;
 use oid_core::ObjectId;
 use serde::{Deserialize, Serialize};
-
-/// `{"a": ObjectId}` with the helper.
-#[derive(Serialize, Deserialize, PartialEq, Debug)]
-struct WithHelper {
-    #[serde(with = "oid_bson::object_id")]
-    a: ObjectId,
-}
 
 /// `{"a": ObjectId}` with this crate's type (no attribute).
 #[derive(Serialize, Deserialize, PartialEq, Debug)]
@@ -33,6 +26,14 @@ struct Plain {
 struct ExtJson {
     #[serde(with = "oid_core::serde::extended_json")]
     a: ObjectId,
+}
+
+/// The id of a BSON value, as oid-core's type.
+fn try_from_bson<V>(value: V) -> Result<ObjectId, NotAnObjectId>
+where
+    oid_bson::ObjectId: TryFrom<V, Error = NotAnObjectId>,
+{
+    oid_bson::ObjectId::try_from(value).map(|id| id.as_core())
 }
 
 struct Valid {
@@ -80,7 +81,7 @@ fn valid_cases_decode_and_reencode_byte_for_byte() {
         let what = case.description;
 
         // bytes -> struct, with the helper and with the plain impl.
-        let with_helper: WithHelper = bson::deserialize_from_slice(&bytes).unwrap();
+        let with_helper: ExtJson = bson::deserialize_from_slice(&bytes).unwrap();
         assert_eq!(with_helper.a, expected, "{what}: helper");
         let plain: Plain = bson::deserialize_from_slice(&bytes).unwrap();
         assert_eq!(plain.a, expected, "{what}: plain impl");
@@ -120,18 +121,18 @@ fn valid_cases_decode_and_reencode_byte_for_byte() {
         // bytes -> Document -> conversions, and back to the same bytes.
         let doc = Document::from_reader(&bytes[..]).unwrap();
         assert_eq!(
-            ObjectId::try_from_bson(doc.get("a").unwrap()),
+            try_from_bson(doc.get("a").unwrap()),
             Ok(expected),
             "{what}: Bson"
         );
         let raw = RawDocument::from_bytes(&bytes).unwrap();
         assert_eq!(
-            ObjectId::try_from_bson(raw.get("a").unwrap().unwrap()),
+            try_from_bson(raw.get("a").unwrap().unwrap()),
             Ok(expected),
             "{what}: RawBsonRef"
         );
         let mut rebuilt = Document::new();
-        rebuilt.insert("a", expected.to_bson_value());
+        rebuilt.insert("a", Bson::from(oid_bson::ObjectId::from(expected)));
         let mut out = Vec::new();
         rebuilt.to_writer(&mut out).unwrap();
         assert_eq!(out, bytes, "{what}: to_bson_value to bytes");
@@ -145,7 +146,7 @@ fn valid_cases_decode_and_reencode_byte_for_byte() {
             "{what}: helper to Bson"
         );
         assert_eq!(
-            bson::deserialize_from_document::<WithHelper>(doc.clone()).unwrap(),
+            bson::deserialize_from_document::<ExtJson>(doc.clone()).unwrap(),
             with_helper,
             "{what}: helper from Document"
         );
@@ -180,7 +181,7 @@ fn valid_cases_extended_json_canonical_and_relaxed() {
 
         // Extended JSON -> BSON -> our type, then back to the corpus bytes.
         let parsed = Bson::try_from(want.clone()).unwrap();
-        let from_ext: WithHelper = bson::deserialize_from_bson(parsed.clone()).unwrap();
+        let from_ext: ExtJson = bson::deserialize_from_bson(parsed.clone()).unwrap();
         assert_eq!(from_ext.a, expected, "{what}: helper from extended JSON");
         let newtype: Newtype = bson::deserialize_from_bson(parsed.clone()).unwrap();
         assert_eq!(newtype.a, expected, "{what}: newtype from extended JSON");
@@ -193,10 +194,8 @@ fn valid_cases_extended_json_canonical_and_relaxed() {
         );
         assert_eq!(bson::serialize_to_vec(&from_ext).unwrap(), bytes, "{what}");
 
-        // Our type straight from the extended-JSON text with serde_json, with the helper and
-        // without, and written back as extended JSON by oid-core's helper.
-        let direct: WithHelper = serde_json::from_str(case.canonical_extjson).unwrap();
-        assert_eq!(direct.a, expected, "{what}: helper from JSON text");
+        // oid-core's type straight from the extended-JSON text with serde_json, and written back
+        // as extended JSON by oid-core's helper.
         let plain: ExtJson = serde_json::from_str(case.canonical_extjson).unwrap();
         assert_eq!(plain.a, expected, "{what}: extended_json from JSON text");
         assert_eq!(
@@ -204,20 +203,13 @@ fn valid_cases_extended_json_canonical_and_relaxed() {
             want,
             "{what}: extended_json out"
         );
-
-        // The helper in JSON is the plain string.
-        assert_eq!(
-            serde_json::to_value(&direct).unwrap(),
-            serde_json::json!({ "a": case.hex }),
-            "{what}: helper to JSON"
-        );
     }
 }
 
 #[test]
 fn truncated_document_is_an_error_not_a_panic() {
     let bytes = unhex(TRUNCATED).unwrap();
-    assert!(bson::deserialize_from_slice::<WithHelper>(&bytes).is_err());
+    assert!(bson::deserialize_from_slice::<ExtJson>(&bytes).is_err());
     assert!(bson::deserialize_from_slice::<Plain>(&bytes).is_err());
     assert!(bson::deserialize_from_slice::<Newtype>(&bytes).is_err());
     assert!(Document::from_reader(&bytes[..]).is_err());
@@ -228,7 +220,7 @@ fn truncated_document_is_an_error_not_a_panic() {
     let full = unhex(VALID[2].canonical_bson).unwrap();
     for len in 0..full.len() {
         assert!(
-            bson::deserialize_from_slice::<WithHelper>(&full[..len]).is_err(),
+            bson::deserialize_from_slice::<ExtJson>(&full[..len]).is_err(),
             "prefix of {len} bytes"
         );
         assert!(
@@ -242,13 +234,13 @@ fn truncated_document_is_an_error_not_a_panic() {
 fn non_object_id_elements_are_rejected_by_name() {
     let doc = bson::doc! { "a": "56e1fc72e0c917e9c4714161", "b": 1.5, "c": [] };
     let err = |key: &str| {
-        ObjectId::try_from_bson(doc.get(key).unwrap())
+        try_from_bson(doc.get(key).unwrap())
             .unwrap_err()
             .to_string()
     };
     assert_eq!(err("a"), "expected a BSON ObjectId, found a string");
     assert_eq!(err("b"), "expected a BSON ObjectId, found a double");
     assert_eq!(err("c"), "expected a BSON ObjectId, found an array");
-    let e: NotAnObjectId = ObjectId::try_from_bson(&Bson::Int32(1)).unwrap_err();
+    let e: NotAnObjectId = try_from_bson(&Bson::Int32(1)).unwrap_err();
     assert_eq!(e.element_type(), Some(bson::spec::ElementType::Int32 as u8));
 }

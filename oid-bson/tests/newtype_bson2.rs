@@ -221,15 +221,15 @@ fn conversions_comparisons_time_and_filters() {
     );
 }
 
-/// With only `bson-2`, the default-version API (`timestamp`, `ToBson`, `oid_bson::bson`) is bson 2.
+/// With only `bson-2`, the default-version API (`timestamp`, `oid::Error`, `oid_bson::bson`) is
+/// bson 2's, and the parse error is oid-core's.
 #[cfg(not(feature = "bson-3"))]
 #[test]
 fn bson2_alone_is_the_default_version() {
-    use oid_bson::ToBson;
     let t: bson2::DateTime = C.timestamp();
     assert_eq!(t.timestamp_millis(), 1_700_000_000_000);
-    let theirs: bson2::oid::ObjectId = C.as_core().to_bson();
-    assert_eq!(theirs, C);
+    let err: oid_core::ParseError = ObjectId::parse_str("507f1f77bcf86cd79943901g").unwrap_err();
+    assert_eq!(err.invalid_char(), Some(('g', 23)));
     let filter: bson2::Document = oid_bson::created_between(Some(t), None);
     assert_eq!(
         filter.get_oid("$gte").unwrap().to_hex(),

@@ -1,21 +1,19 @@
-//! Round trips for arbitrary ids: conversions, and the helpers through BSON bytes, `Document` and
-//! JSON, compared byte for byte with the `bson` crate's own type.
+//! Round trips for arbitrary ids: conversions, and models through BSON bytes, `Document` and JSON,
+//! compared byte for byte with the `bson` crate's own type.
 
 #![cfg(feature = "bson-3")]
 
 use bson::Bson;
-use oid_bson::{FromBson, ToBson};
-use oid_core::ObjectId;
+use oid_bson::ObjectId;
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
+/// A model with this crate's type and no attribute.
 #[derive(Serialize, Deserialize, PartialEq, Debug)]
 struct Ours {
-    #[serde(rename = "_id", with = "oid_bson::object_id")]
+    #[serde(rename = "_id")]
     id: ObjectId,
-    #[serde(with = "oid_bson::object_id::option")]
     parent: Option<ObjectId>,
-    #[serde(with = "oid_bson::object_id::vec")]
     refs: Vec<ObjectId>,
 }
 
@@ -25,23 +23,6 @@ struct Theirs {
     id: bson::oid::ObjectId,
     parent: Option<bson::oid::ObjectId>,
     refs: Vec<bson::oid::ObjectId>,
-}
-
-/// The same shape with this crate's type and no attribute.
-#[derive(Serialize, Deserialize, PartialEq, Debug)]
-struct Newtype {
-    #[serde(rename = "_id")]
-    id: oid_bson::ObjectId,
-    parent: Option<oid_bson::ObjectId>,
-    refs: Vec<oid_bson::ObjectId>,
-}
-
-fn newtype(o: &Ours) -> Newtype {
-    Newtype {
-        id: o.id.into(),
-        parent: o.parent.map(Into::into),
-        refs: o.refs.iter().copied().map(Into::into).collect(),
-    }
 }
 
 fn any_id() -> impl Strategy<Value = ObjectId> {
@@ -59,23 +40,22 @@ fn any_doc() -> impl Strategy<Value = Ours> {
 
 fn theirs(o: &Ours) -> Theirs {
     Theirs {
-        id: o.id.to_bson(),
-        parent: o.parent.map(|p| p.to_bson()),
-        refs: o.refs.iter().map(ToBson::to_bson).collect(),
+        id: o.id.into(),
+        parent: o.parent.map(Into::into),
+        refs: o.refs.iter().copied().map(Into::into).collect(),
     }
 }
 
 proptest! {
     #[test]
     fn conversions_are_lossless(id in any_id()) {
-        let theirs = id.to_bson();
+        let theirs = bson::oid::ObjectId::from(id);
         prop_assert_eq!(theirs.bytes(), id.bytes());
-        prop_assert_eq!(theirs.to_hex(), id.to_hex().to_string());
-        prop_assert_eq!(ObjectId::from_bson(theirs), id);
-        prop_assert_eq!(oid_bson::ObjectId::from(theirs), id);
-        prop_assert_eq!(id.to_bson(), theirs);
-        prop_assert_eq!(ObjectId::try_from_bson(&id.to_bson_value()), Ok(id));
-        prop_assert_eq!(id.to_bson_value(), Bson::ObjectId(theirs));
+        prop_assert_eq!(theirs.to_hex(), id.to_hex());
+        prop_assert_eq!(ObjectId::from(theirs), id);
+        prop_assert_eq!(ObjectId::from(id.as_core()), id);
+        prop_assert_eq!(ObjectId::try_from(&Bson::from(id)), Ok(id));
+        prop_assert_eq!(Bson::from(id), Bson::ObjectId(theirs));
     }
 
     #[test]
@@ -101,19 +81,12 @@ proptest! {
     }
 
     #[test]
-    fn newtype_matches_bsons_type_everywhere(doc in any_doc()) {
-        let ours = newtype(&doc);
-        let bytes = bson::serialize_to_vec(&ours).unwrap();
-        prop_assert_eq!(&bytes, &bson::serialize_to_vec(&theirs(&doc)).unwrap());
-        prop_assert_eq!(&bson::deserialize_from_slice::<Newtype>(&bytes).unwrap(), &ours);
-        let d = bson::serialize_to_document(&ours).unwrap();
-        prop_assert_eq!(&d, &bson::serialize_to_document(&theirs(&doc)).unwrap());
-        prop_assert_eq!(&bson::deserialize_from_document::<Newtype>(d).unwrap(), &ours);
-        let json = serde_json::to_string(&ours).unwrap();
-        prop_assert_eq!(&serde_json::from_str::<Newtype>(&json).unwrap(), &ours);
+    fn matches_bsons_type_everywhere(doc in any_doc()) {
+        let json = serde_json::to_string(&doc).unwrap();
+        prop_assert_eq!(&serde_json::from_str::<Ours>(&json).unwrap(), &doc);
         let their_json = serde_json::to_string(&theirs(&doc)).unwrap();
-        prop_assert_eq!(&serde_json::from_str::<Newtype>(&their_json).unwrap(), &ours);
-        let id = ours.id;
+        prop_assert_eq!(&serde_json::from_str::<Ours>(&their_json).unwrap(), &doc);
+        let id = doc.id;
         prop_assert_eq!(id.to_hex(), bson::oid::ObjectId::from(id).to_hex());
         prop_assert_eq!(format!("{id:?}"), format!("{:?}", bson::oid::ObjectId::from(id)));
         prop_assert_eq!(id.timestamp(), bson::oid::ObjectId::from(id).timestamp());

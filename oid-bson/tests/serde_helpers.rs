@@ -15,7 +15,7 @@ struct With {
     #[serde(with = "AsHexString")]
     text_id: ObjectId,
     #[serde(with = "AsHexString")]
-    core_text_id: oid_core::ObjectId,
+    other_text_id: ObjectId,
     #[serde(with = "FromHexString")]
     owner: String,
     #[serde(with = "ExtendedJson")]
@@ -25,7 +25,7 @@ struct With {
 fn with() -> With {
     With {
         text_id: A,
-        core_text_id: A.as_core(),
+        other_text_id: A,
         owner: A.to_hex(),
         legacy: A,
     }
@@ -35,7 +35,7 @@ fn with() -> With {
 fn with_attributes_store_what_they_say() {
     let bytes = bson::serialize_to_vec(&with()).unwrap();
     let raw = RawDocument::from_bytes(&bytes).unwrap();
-    let types: Vec<_> = ["text_id", "core_text_id", "owner", "legacy"]
+    let types: Vec<_> = ["text_id", "other_text_id", "owner", "legacy"]
         .iter()
         .map(|k| raw.get(k).unwrap().unwrap().element_type())
         .collect();
@@ -65,7 +65,7 @@ fn with_attributes_store_what_they_say() {
     assert_eq!(serde_json::from_value::<With>(json).unwrap(), with());
 
     // FromHexString reads a native id written by bson's own type into the String.
-    let theirs = doc! { "text_id": A.to_hex(), "core_text_id": A.to_hex(), "owner": bson::oid::ObjectId::from(A), "legacy": A };
+    let theirs = doc! { "text_id": A.to_hex(), "other_text_id": A.to_hex(), "owner": bson::oid::ObjectId::from(A), "legacy": A };
     assert_eq!(
         bson::deserialize_from_document::<With>(theirs).unwrap(),
         with()
@@ -97,13 +97,13 @@ fn nested_under_serde_as() {
         #[serde_as(as = "Vec<FromHexString>")]
         owners: Vec<String>,
         #[serde_as(as = "Option<ExtendedJson>")]
-        legacy: Option<oid_core::ObjectId>,
+        legacy: Option<ObjectId>,
     }
 
     let value = Nested {
         maybe_text: Some(A),
         owners: vec![A.to_hex(), "507f1f77bcf86cd799439011".into()],
-        legacy: Some(A.as_core()),
+        legacy: Some(A),
     };
     let bytes = bson::serialize_to_vec(&value).unwrap();
     let raw = RawDocument::from_bytes(&bytes).unwrap();

@@ -1,5 +1,6 @@
 //! The command line, declared with clap's derive API. Doc comments are the help text.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
@@ -19,7 +20,9 @@ Examples:
 
 Exit status: 0 on success (also when the reader of the output closed it early, as `| head`
 does), 1 when an input was invalid or the command failed (including a failed write), 2 for a
-command line that cannot work (unknown option, bad time, empty window).";
+command line that cannot work (unknown option, bad time, empty window).
+
+Install or update with `cargo install oid-cli` (the crate named `oid` is an unrelated project).";
 
 const NEW_EXAMPLES: &str = "\
 Examples:
@@ -30,11 +33,13 @@ Examples:
   oid new 3 --time -1h           as of an hour ago
   oid new 2 --format mongosh     ObjectId(\"…\") lines
   oid new --legacy               machine id and process id instead of the random value
+  oid new 2 --legacy --json      with the legacy fields in the JSON
 
 All ids of one run share one random value and have consecutive counters. One second holds
 16777216 (2^24) ids of a random value: past that, `oid new` waits for the next second (and
 says so once on standard error, unless --quiet), so it never prints a repeat. With --time
-every id has the same second, so COUNT can be at most 16777216.";
+every id has the same second, so COUNT can be at most 16777216. --upper is for the hex format
+only: the other formats write ids in lower case, as MongoDB does.";
 
 const INSPECT_EXAMPLES: &str = "\
 Examples:
@@ -42,13 +47,21 @@ Examples:
   oid inspect 'ObjectId(\"507f1f77bcf86cd799439011\")' '{\"$oid\": \"6553f1003f2a91c8d4003039\"}'
   oid inspect --format json -f ids.txt
   oid new 3 | oid inspect --json | jq .time
+  oid inspect --legacy 507f1f77bcf86cd799439011   with the legacy machine id and process id
 
 Ids are read from the arguments, then the files given with -f (`-` is standard input), or
 from standard input, one per line, when there are neither. Accepted forms: bare hex (any
 case), hex in quotes, ObjectId(\"…\"), ObjectId('…'), new ObjectId(\"…\") and {\"$oid\": \"…\"}.
 Surrounding whitespace and a byte order mark are ignored, blank lines skipped, lines over 4096
-bytes reported as too long. An invalid id is reported on standard error (with its argument
-or line number) and the exit status is then 1; the others are still inspected.";
+bytes reported as too long; an argument or line that is not UTF-8 is reported as such. An
+invalid id is reported on standard error (with its argument or line number) and the exit
+status is then 1; the others are still inspected. When standard input is read and holds no
+ids (empty or closed), that is said on standard error.
+
+The legacy fields (--legacy) are an interpretation of the layout old drivers used, not a
+record: they read the 5 bytes after the time as a 3-byte machine id and a 2-byte process id.
+Ids made by current drivers (and by `oid new` without --legacy) hold a random value there, so
+for them these fields mean nothing.";
 
 const VALIDATE_EXAMPLES: &str = "\
 Examples:
@@ -94,7 +107,7 @@ pub(crate) enum Command {
     /// Generate new ids, one per line
     #[command(after_help = NEW_EXAMPLES)]
     New(NewArgs),
-    /// Show what an id holds: creation time, random value, counter, legacy fields
+    /// Show what an id holds: creation time, random value, counter (old drivers' fields with --legacy)
     #[command(after_help = INSPECT_EXAMPLES)]
     Inspect(InspectArgs),
     /// Check ids; report each invalid one with its line number and the reason
@@ -111,8 +124,8 @@ pub(crate) enum Command {
 #[derive(Debug, Args)]
 #[command(allow_negative_numbers = true)]
 pub(crate) struct NewArgs {
-    /// How many ids to generate
-    #[arg(default_value_t = 1)]
+    /// How many ids to generate: a whole number, 0 or more
+    #[arg(default_value_t = 1, value_parser = parse_count)]
     pub(crate) count: u64,
     /// Generate as of this time: RFC 3339 (2024-01-01T00:00:00Z; no offset means UTC), a date
     /// (2024-01-01, midnight UTC), now, relative (-1h, +30m, -7d) or Unix seconds (1700000000)
@@ -127,8 +140,8 @@ pub(crate) struct NewArgs {
     /// The same as --format json
     #[arg(long, conflicts_with = "format")]
     pub(crate) json: bool,
-    /// Upper-case hex (with --format hex)
-    #[arg(long)]
+    /// Upper-case hex (with --format hex only; refused with the other formats)
+    #[arg(long, conflicts_with = "json")]
     pub(crate) upper: bool,
     /// Do not say on standard error when waiting for the next second
     #[arg(long, short)]
@@ -149,8 +162,8 @@ impl NewArgs {
 #[derive(Debug, Args)]
 pub(crate) struct InspectArgs {
     /// Ids to inspect (default: read standard input, one per line)
-    #[arg(value_name = "ID")]
-    pub(crate) ids: Vec<String>,
+    #[arg(value_name = "ID", value_parser = clap::value_parser!(OsString))]
+    pub(crate) ids: Vec<OsString>,
     /// Read ids from this file, one per line (`-` for standard input); repeatable
     #[arg(short, long = "file", value_name = "PATH")]
     pub(crate) files: Vec<PathBuf>,
@@ -160,6 +173,10 @@ pub(crate) struct InspectArgs {
     /// The same as --format json
     #[arg(long, conflicts_with = "format")]
     pub(crate) json: bool,
+    /// Also show the legacy reading, machine id and process id: an interpretation of the
+    /// layout old drivers used, meaningless for ids with a random value (see below)
+    #[arg(long)]
+    pub(crate) legacy: bool,
 }
 
 impl InspectArgs {
@@ -176,11 +193,28 @@ impl InspectArgs {
 #[derive(Debug, Args)]
 pub(crate) struct ValidateArgs {
     /// Ids to check (default: read standard input, one per line)
-    #[arg(value_name = "ID")]
-    pub(crate) ids: Vec<String>,
+    #[arg(value_name = "ID", value_parser = clap::value_parser!(OsString))]
+    pub(crate) ids: Vec<OsString>,
     /// Read ids from this file, one per line (`-` for standard input); repeatable
     #[arg(short, long = "file", value_name = "PATH")]
     pub(crate) files: Vec<PathBuf>,
+}
+
+/// A COUNT: a whole number of ids, 0 or more. Anything else is refused with what a count is,
+/// rather than the integer parser's "invalid digit found in string".
+fn parse_count(s: &str) -> Result<u64, String> {
+    s.parse().map_err(|_| {
+        let what = "a count is how many ids to make: a whole number from 0 to";
+        match s.strip_prefix('-') {
+            Some(rest) if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) => {
+                format!("{what} {}; it cannot be negative", u64::MAX)
+            }
+            _ if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
+                format!("{what} {}; this is too many", u64::MAX)
+            }
+            _ => format!("{what} {}, such as 10", u64::MAX),
+        }
+    })
 }
 
 /// One end of a range: a time, or open (`..`).
@@ -233,6 +267,16 @@ mod tests {
     }
 
     #[test]
+    fn the_help_names_the_crate_to_install() {
+        let help = Cli::command().render_long_help().to_string();
+        assert!(help.contains("cargo install oid-cli"), "{help}");
+        assert!(
+            help.contains("the crate named `oid` is an unrelated project"),
+            "{help}"
+        );
+    }
+
+    #[test]
     fn every_command_has_examples() {
         let mut cmd = Cli::command();
         assert!(cmd.get_after_help().is_some());
@@ -246,6 +290,28 @@ mod tests {
     const TIME_FORMS: &str = "RFC 3339 (2024-01-01T00:00:00Z; no offset means UTC), a date \
                               (2024-01-01, midnight UTC), now, relative (-1h, +30m, -7d) or \
                               Unix seconds (1700000000)";
+
+    #[test]
+    fn a_bad_count_says_what_a_count_is() {
+        assert_eq!(parse_count("0"), Ok(0));
+        assert_eq!(parse_count("18446744073709551615"), Ok(u64::MAX));
+        let what = "a count is how many ids to make: a whole number from 0 to 18446744073709551615";
+        assert_eq!(
+            parse_count("-5"),
+            Err(format!("{what}; it cannot be negative"))
+        );
+        assert_eq!(
+            parse_count("18446744073709551616"),
+            Err(format!("{what}; this is too many"))
+        );
+        for bad in ["", "-", "five", "1e3", "2.5", "0x10", " 3"] {
+            assert_eq!(
+                parse_count(bad),
+                Err(format!("{what}, such as 10")),
+                "{bad:?}"
+            );
+        }
+    }
 
     #[test]
     fn time_help_lists_every_form() {

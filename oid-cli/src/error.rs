@@ -3,8 +3,9 @@
 use std::fmt;
 use std::io;
 
-use oid_core::EntropyError;
+use oid_std::EntropyError;
 
+use crate::format::NewFormat;
 use crate::when::{LAST, Time};
 
 /// Something that stops a command. Invalid ids do not: they are reported one by one and only
@@ -26,6 +27,8 @@ pub(crate) enum Error {
     FixedTimeCapacity { count: u64, time: Time },
     /// `range FROM TO` with FROM not earlier than TO.
     EmptyWindow { from: Time, to: Time },
+    /// `new --upper` with a format other than hex.
+    UpperNeedsHex(NewFormat),
 }
 
 impl Error {
@@ -38,7 +41,9 @@ impl Error {
     /// everything else.
     pub(crate) const fn exit_code(&self) -> u8 {
         match self {
-            Error::EmptyWindow { .. } | Error::FixedTimeCapacity { .. } => 2,
+            Error::EmptyWindow { .. }
+            | Error::FixedTimeCapacity { .. }
+            | Error::UpperNeedsHex(_) => 2,
             Error::Write(_)
             | Error::StdoutClosed
             | Error::Read(_)
@@ -71,6 +76,12 @@ impl fmt::Display for Error {
             Error::EmptyWindow { from, to } => {
                 write!(f, "FROM {from} is later than TO {to}")
             }
+            Error::UpperNeedsHex(format) => write!(
+                f,
+                "--upper is for --format hex only: --format {} writes ids in lower case, as \
+                 MongoDB does",
+                format.name()
+            ),
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::io::Write;
 
-use oid_core::ObjectId;
+use oid_std::ObjectId;
 use serde::{Serialize, Serializer};
 
 use crate::when::{self, Time};
@@ -43,11 +43,26 @@ pub(crate) struct Fields {
     /// The counter, 6 hex digits.
     #[serde(serialize_with = "display")]
     counter_hex: Hex3,
-    /// Legacy reading: the 3-byte machine id, 6 hex digits.
-    #[serde(serialize_with = "display")]
-    legacy_machine_id: Hex3,
-    /// Legacy reading: the 2-byte process id, decimal.
-    legacy_process_id: u16,
+    /// Legacy reading: the 3-byte machine id, 6 hex digits; only asked for (`--legacy`).
+    #[serde(
+        serialize_with = "display_some",
+        skip_serializing_if = "Option::is_none"
+    )]
+    legacy_machine_id: Option<Hex3>,
+    /// Legacy reading: the 2-byte process id, decimal; only asked for (`--legacy`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    legacy_process_id: Option<u16>,
+}
+
+/// [`display`] for a field that is skipped when `None`.
+fn display_some<T: fmt::Display, S: Serializer>(
+    value: &Option<T>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(value) => s.collect_str(value),
+        None => s.serialize_none(),
+    }
 }
 
 /// Bytes held by value so `Fields` needs no lifetime.
@@ -69,9 +84,11 @@ impl fmt::Display for Hex3 {
 }
 
 impl Fields {
-    pub(crate) fn of(id: ObjectId) -> Fields {
+    /// The fields of `id`; the legacy reading only when `legacy` (it is an interpretation of old
+    /// drivers' layout, meaningless for ids with a random value).
+    pub(crate) fn of(id: ObjectId, legacy: bool) -> Fields {
         let parts = id.to_parts();
-        let legacy = id.to_legacy_parts();
+        let legacy_parts = id.to_legacy_parts();
         let b = id.bytes();
         Fields {
             id,
@@ -80,8 +97,8 @@ impl Fields {
             random: Hex5(parts.random),
             counter: parts.counter,
             counter_hex: Hex3([b[9], b[10], b[11]]),
-            legacy_machine_id: Hex3([b[4], b[5], b[6]]),
-            legacy_process_id: legacy.process_id,
+            legacy_machine_id: legacy.then_some(Hex3([b[4], b[5], b[6]])),
+            legacy_process_id: legacy.then_some(legacy_parts.process_id),
         }
     }
 
@@ -95,11 +112,12 @@ impl Fields {
             "counter            {} (0x{})",
             self.counter, self.counter_hex
         )?;
-        writeln!(out, "legacy machine id  {}", self.legacy_machine_id)?;
-        writeln!(
-            out,
-            "legacy process id  {} (0x{:04x})",
-            self.legacy_process_id, self.legacy_process_id
-        )
+        if let Some(machine_id) = self.legacy_machine_id {
+            writeln!(out, "legacy machine id  {machine_id}")?;
+        }
+        if let Some(process_id) = self.legacy_process_id {
+            writeln!(out, "legacy process id  {process_id} (0x{process_id:04x})")?;
+        }
+        Ok(())
     }
 }

@@ -2,15 +2,13 @@
 //!
 //! Every format but `text` writes one line per id. `json` is one object per line (the fields
 //! of `oid inspect`), `ejson` MongoDB extended JSON (`{"$oid":"…"}`, built with
-//! `oid_core::serde::extended_json`), `mongosh` the shell's `ObjectId("…")`.
+//! `oid_std::serde::extended_json`), `mongosh` the shell's `ObjectId("…")`.
 
 use std::io::{self, Write};
 
 use clap::ValueEnum;
-use oid_core::ObjectId;
+use oid_std::ObjectId;
 use serde::{Serialize, Serializer};
-
-use crate::fields::Fields;
 
 /// The output formats of `oid new`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -24,6 +22,18 @@ pub(crate) enum NewFormat {
     Ejson,
     /// one mongosh literal per line: ObjectId("…")
     Mongosh,
+}
+
+impl NewFormat {
+    /// The name on the command line.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            NewFormat::Hex => "hex",
+            NewFormat::Json => "json",
+            NewFormat::Ejson => "ejson",
+            NewFormat::Mongosh => "mongosh",
+        }
+    }
 }
 
 /// The output formats of `oid inspect`.
@@ -47,7 +57,8 @@ pub(crate) enum InspectFormat {
 pub(crate) enum Line {
     /// Hex, upper case when `true`.
     Hex(bool),
-    Json,
+    /// The fields of `inspect`, with the legacy reading when `true`.
+    Json(bool),
     Ejson,
     Mongosh,
 }
@@ -65,7 +76,11 @@ impl Line {
                 };
                 out.write_all(text.as_bytes())?;
             }
-            Line::Json => serde_json::to_writer(&mut *out, &Fields::of(id))?,
+            Line::Json(legacy) => {
+                let mut line = JsonLine::default();
+                json_line(id, legacy, &mut line);
+                out.write_all(line.as_slice())?;
+            }
             Line::Ejson => serde_json::to_writer(&mut *out, &ExtendedJson(id))?,
             Line::Mongosh => write!(out, "ObjectId(\"{id}\")")?,
         }
@@ -74,20 +89,135 @@ impl Line {
 }
 
 /// An id serialized as MongoDB extended JSON, `{"$oid": "…"}`.
+/// The longest [`json_line`]: the legacy fields included.
+const JSON_MAX: usize = 220;
+
+/// An id's [`Fields`] as one JSON object, the bytes `serde_json` writes for them, formatted by
+/// hand on the stack: at millions of ids a second, serde's field-by-field formatting and the
+/// calendar library were most of the time. `tests::json_line_is_what_serde_writes` holds the two
+/// to the same bytes.
+/// Written into `line` (empty) rather than returned: returning it copied its 228 bytes.
+#[inline]
+fn json_line(id: ObjectId, legacy: bool, line: &mut JsonLine) {
+    let b = id.bytes();
+    let parts = id.to_parts();
+    line.push(b"{\"id\":\"");
+    line.push(id.to_hex().as_bytes());
+    line.push(b"\",\"timestamp\":");
+    line.decimal(parts.timestamp);
+    line.push(b",\"time\":\"");
+    line.push(&rfc3339(parts.timestamp));
+    line.push(b"\",\"random\":\"");
+    line.hex(&b[4..9]);
+    line.push(b"\",\"counter\":");
+    line.decimal(parts.counter);
+    line.push(b",\"counter_hex\":\"");
+    line.hex(&b[9..12]);
+    line.push(b"\"");
+    if legacy {
+        line.push(b",\"legacy_machine_id\":\"");
+        line.hex(&b[4..7]);
+        line.push(b"\",\"legacy_process_id\":");
+        line.decimal(u32::from(id.to_legacy_parts().process_id));
+    }
+    line.push(b"}");
+}
+
+/// A JSON line being built on the stack.
+struct JsonLine {
+    buf: [u8; JSON_MAX],
+    len: usize,
+}
+
+impl Default for JsonLine {
+    fn default() -> Self {
+        JsonLine {
+            buf: [0; JSON_MAX],
+            len: 0,
+        }
+    }
+}
+
+impl JsonLine {
+    #[inline]
+    fn push(&mut self, bytes: &[u8]) {
+        // The fields have fixed widths that add up to less than JSON_MAX; a `get_mut` that
+        // cannot fail keeps this free of panics all the same.
+        if let Some(dst) = self.buf.get_mut(self.len..self.len + bytes.len()) {
+            dst.copy_from_slice(bytes);
+            self.len += bytes.len();
+        }
+    }
+
+    fn decimal(&mut self, mut n: u32) {
+        let mut digits = [0u8; 10];
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        self.push(&digits[i..]);
+    }
+
+    fn hex(&mut self, bytes: &[u8]) {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        for b in bytes {
+            self.push(&[DIGITS[usize::from(b >> 4)], DIGITS[usize::from(b & 0x0f)]]);
+        }
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+}
+
+/// Unix seconds as RFC 3339 UTC, `2012-10-17T21:13:27Z`: the civil-from-days calendar
+/// algorithm (proleptic Gregorian), for the years 1970 to 2106 an id can hold.
+fn rfc3339(secs: u32) -> [u8; 20] {
+    let days = i64::from(secs / 86_400);
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let two = |n: i64| [b'0' + (n / 10 % 10) as u8, b'0' + (n % 10) as u8];
+    let [y1, y2] = two(year / 100);
+    let [y3, y4] = two(year % 100);
+    let [mo1, mo2] = two(month);
+    let [d1, d2] = two(day);
+    let [h1, h2] = two(i64::from(rem / 3600));
+    let [mi1, mi2] = two(i64::from(rem / 60 % 60));
+    let [s1, s2] = two(i64::from(rem % 60));
+    [
+        y1, y2, y3, y4, b'-', mo1, mo2, b'-', d1, d2, b'T', h1, h2, b':', mi1, mi2, b':', s1, s2,
+        b'Z',
+    ]
+}
+
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ExtendedJson(pub(crate) ObjectId);
 
 impl Serialize for ExtendedJson {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        oid_core::serde::extended_json::serialize(&self.0, s)
+        oid_std::serde::extended_json::serialize(&self.0, s)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use oid_core::oid;
+    use oid_std::oid;
 
     use super::*;
+    use crate::fields::Fields;
 
     fn line(format: Line) -> String {
         let mut out = Vec::new();
@@ -109,9 +239,47 @@ mod tests {
             line(Line::Mongosh),
             "ObjectId(\"507f1f77bcf86cd799439011\")\n"
         );
-        let json: serde_json::Value = serde_json::from_str(&line(Line::Json)).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&line(Line::Json(false))).unwrap();
         assert_eq!(json["id"], "507f1f77bcf86cd799439011");
         assert_eq!(json["time"], "2012-10-17T21:13:27Z");
+        assert_eq!(json.get("legacy_machine_id"), None);
+        assert_eq!(json.get("legacy_process_id"), None);
+        let json: serde_json::Value = serde_json::from_str(&line(Line::Json(true))).unwrap();
+        assert_eq!(json["legacy_machine_id"], "bcf86c");
+        assert_eq!(json["legacy_process_id"], 0xd799);
+    }
+
+    #[test]
+    fn json_line_is_what_serde_writes() {
+        // One second of every day an id can hold (a different second each day), both ends, and
+        // the random and counter bytes at their extremes; with and without the legacy fields.
+        let mut secs: Vec<u32> = (0..=u32::MAX / 86_400)
+            .map(|day| day * 86_400 + day.wrapping_mul(7919) % 86_400)
+            .collect();
+        secs.extend([
+            0,
+            59,
+            86_399,
+            951_782_400,
+            4_107_542_399,
+            u32::MAX - 1,
+            u32::MAX,
+        ]);
+        for (k, ts) in secs.into_iter().enumerate() {
+            let fill = [0x00, 0xff, 0x5a][k % 3];
+            let id =
+                ObjectId::from_parts(ts, [fill, 0x12, fill, 0x9a, fill], (k as u32) & 0xff_ffff);
+            for legacy in [false, true] {
+                let mut fast = JsonLine::default();
+                json_line(id, legacy, &mut fast);
+                let serde = serde_json::to_vec(&Fields::of(id, legacy)).unwrap();
+                assert_eq!(
+                    String::from_utf8_lossy(fast.as_slice()),
+                    String::from_utf8_lossy(&serde),
+                    "{id} legacy {legacy}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -6,17 +6,18 @@
 //! input (a 1 GB line without a newline included). Surrounding whitespace (including the `\r` of
 //! CRLF files) is ignored, blank lines are skipped but still counted, a UTF-8 byte order mark
 //! at the start of a file is ignored, and a line that is not UTF-8 is reported rather than read
-//! lossily. Ids are read with the [lenient reader](crate::lenient).
+//! lossily. Ids are read as pasted, by `oid_std::ObjectId::parse_pasted`.
 
+use std::ffi::OsString;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
-use oid_core::{ObjectId, ParseError};
+use oid_std::{ObjectId, PastedError};
 
 use crate::error::Error;
-use crate::lenient;
+use crate::stderr::Messages;
 
 /// The longest line read, in bytes, without its line ending.
 pub(crate) const MAX_LINE: usize = 4096;
@@ -45,8 +46,8 @@ impl fmt::Display for Position<'_> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Invalid {
     /// The text is not an id in any accepted form.
-    Parse(ParseError),
-    /// The line is not UTF-8.
+    Parse(PastedError),
+    /// The line or argument is not UTF-8.
     NotUtf8,
     /// The line is longer than [`MAX_LINE`] bytes.
     TooLong,
@@ -72,19 +73,32 @@ pub(crate) struct Item<'a> {
 }
 
 fn item<'a>(position: Position<'a>, text: &'a str) -> Item<'a> {
+    // The common case first: exactly an id, nothing around it (what `parse_pasted` reads as
+    // bare hex, without the trimming and the look for other forms).
+    if text.len() == 24 {
+        if let Ok(id) = ObjectId::parse_str(text) {
+            return Item {
+                position,
+                text,
+                id: Ok(id),
+            };
+        }
+    }
     let text = text.trim();
     Item {
         position,
         text,
-        id: lenient::read(text).map_err(Invalid::Parse),
+        id: ObjectId::parse_pasted(text)
+            .map(|pasted| pasted.id())
+            .map_err(Invalid::Parse),
     }
 }
 
 /// What a command reads.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Sources<'a> {
-    /// Ids given as arguments.
-    pub(crate) args: &'a [String],
+    /// Ids given as arguments; one that is not UTF-8 is reported like such a line.
+    pub(crate) args: &'a [OsString],
     /// Files given with `-f/--file`; `-` is standard input.
     pub(crate) files: &'a [PathBuf],
 }
@@ -103,7 +117,7 @@ pub(crate) struct Seen {
 /// Calls `f` for each argument, then each line of each file; for each line of `stdin` when
 /// there are neither. Stops at the first error `f` returns. A file that cannot be opened or
 /// read is reported on `err` and counted; the others are still read.
-pub(crate) fn for_each<E: Write>(
+pub(crate) fn for_each<E: Messages>(
     sources: Sources<'_>,
     stdin: impl BufRead,
     err: &mut E,
@@ -116,7 +130,16 @@ pub(crate) fn for_each<E: Write>(
         f(item, err)
     };
     for (i, arg) in sources.args.iter().enumerate() {
-        count(item(Position::Argument(i + 1), arg), err)?;
+        let position = Position::Argument(i + 1);
+        match arg.to_str() {
+            Some(text) => count(item(position, text), err)?,
+            None => {
+                let lossy = arg.to_string_lossy();
+                let text = lossy.trim();
+                let id = Err(Invalid::NotUtf8);
+                count(Item { position, text, id }, err)?;
+            }
+        }
     }
     let mut stdin = Some(stdin);
     let stdin_only = [PathBuf::from("-")];
@@ -135,7 +158,11 @@ pub(crate) fn for_each<E: Write>(
             continue;
         }
         let result = match File::open(path) {
-            Ok(file) => lines(BufReader::new(file), Some(path), |item| count(item, err)),
+            Ok(file) => lines(
+                BufReader::with_capacity(READ_BUFFER, file),
+                Some(path),
+                |item| count(item, err),
+            ),
             Err(e) => Err(LinesError::Read(e)),
         };
         match result {
@@ -144,6 +171,7 @@ pub(crate) fn for_each<E: Write>(
             Err(LinesError::Read(e)) => {
                 seen.unreadable += 1;
                 let _ = writeln!(err, "oid: cannot read {}: {e}", path.display());
+                err.end_message();
             }
         }
     }
@@ -169,7 +197,14 @@ impl LinesError {
     }
 }
 
+/// The read buffer of files and standard input: 64 KiB, so a read brings about 2,600 ids.
+pub(crate) const READ_BUFFER: usize = 64 * 1024;
+
 /// Calls `f` for each non-blank line of `reader`, with bounded memory.
+///
+/// The lines already whole in `reader`'s buffer are read in place: one UTF-8 check and one
+/// newline search for all of them, no copy. A line that continues past the buffer is read by
+/// [`next_line`], which stores at most [`MAX_LINE`] + 1 bytes of it.
 fn lines(
     mut reader: impl BufRead,
     path: Option<&Path>,
@@ -178,34 +213,107 @@ fn lines(
     let mut buf = Vec::with_capacity(MAX_LINE + 1);
     let mut line = 0;
     loop {
+        let buffered = match reader.fill_buf() {
+            Ok(buffered) => buffered,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(LinesError::Read(e)),
+        };
+        if let Some(last) = buffered.iter().rposition(|&b| b == b'\n') {
+            whole_lines(&buffered[..last], path, &mut line, &mut f).map_err(LinesError::Stop)?;
+            reader.consume(last + 1);
+            continue;
+        }
         let status = next_line(&mut reader, &mut buf).map_err(LinesError::Read)?;
         if status == LineRead::Eof {
             return Ok(());
         }
         line += 1;
-        let position = Position::Line(path, line);
-        let bytes = if line == 1 {
-            buf.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&buf)
-        } else {
-            &buf[..]
-        };
-        let result = match (status, std::str::from_utf8(bytes)) {
-            (LineRead::Line, Ok(text)) if text.trim().is_empty() => Ok(()),
-            (LineRead::Line, Ok(text)) => f(item(position, text)),
-            (status, _) => {
-                let lossy = String::from_utf8_lossy(bytes);
-                f(Item {
-                    position,
-                    text: lossy.trim(),
-                    id: Err(if status == LineRead::TooLong {
-                        Invalid::TooLong
-                    } else {
-                        Invalid::NotUtf8
-                    }),
-                })
+        one_line(&buf, status, Position::Line(path, line), &mut f).map_err(LinesError::Stop)?;
+    }
+}
+
+/// Calls `f` for each non-blank line of `text`, lines that end with a newline (the last one's is
+/// not in `text`); `line` is the number of the line before them, and is moved on.
+fn whole_lines(
+    text: &[u8],
+    path: Option<&Path>,
+    line: &mut usize,
+    f: &mut impl FnMut(Item<'_>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    match std::str::from_utf8(text) {
+        Ok(mut rest) => loop {
+            // `rest.split('\n')`, with the common line first: an id and its newline, taken
+            // without searching for the newline.
+            *line += 1;
+            let position = Position::Line(path, *line);
+            if let (Some(b'\n'), Some(head)) = (rest.as_bytes().get(24), rest.get(..24)) {
+                if let Ok(id) = ObjectId::parse_str(head) {
+                    f(Item {
+                        position,
+                        text: head,
+                        id: Ok(id),
+                    })?;
+                    rest = &rest[25..];
+                    continue;
+                }
             }
-        };
-        result.map_err(LinesError::Stop)?;
+            let (l, next) = match rest.split_once('\n') {
+                Some((l, next)) => (l, Some(next)),
+                None => (rest, None),
+            };
+            if l.len() > MAX_LINE || *line == 1 {
+                one_line(l.as_bytes(), LineRead::Line, position, f)?;
+            } else if !l.trim().is_empty() {
+                f(item(position, l))?;
+            }
+            match next {
+                Some(next) => rest = next,
+                None => break,
+            }
+        },
+        // Some line is not UTF-8: each is checked on its own, to name it.
+        Err(_) => {
+            for l in text.split(|&b| b == b'\n') {
+                *line += 1;
+                one_line(l, LineRead::Line, Position::Line(path, *line), f)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Calls `f` for one line (without its newline), unless it is blank. `status` is
+/// [`LineRead::TooLong`] when only the start of the line is in `bytes`; a line in `bytes` longer
+/// than [`MAX_LINE`] is taken for too long too, and shown by its start.
+fn one_line(
+    bytes: &[u8],
+    mut status: LineRead,
+    position: Position<'_>,
+    f: &mut impl FnMut(Item<'_>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let mut bytes = bytes;
+    if bytes.len() > MAX_LINE {
+        status = LineRead::TooLong;
+        bytes = &bytes[..SHOWN_OF_LONG_LINE];
+    }
+    if matches!(position, Position::Line(_, 1)) {
+        bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    }
+    match (status, std::str::from_utf8(bytes)) {
+        (LineRead::Line, Ok(text)) if text.trim().is_empty() => Ok(()),
+        (LineRead::Line, Ok(text)) => f(item(position, text)),
+        (status, _) => {
+            let lossy = String::from_utf8_lossy(bytes);
+            f(Item {
+                position,
+                text: lossy.trim(),
+                id: Err(if status == LineRead::TooLong {
+                    Invalid::TooLong
+                } else {
+                    Invalid::NotUtf8
+                }),
+            })
+        }
     }
 }
 
@@ -247,26 +355,36 @@ fn next_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<LineRea
 
 /// Reports an invalid input on `err`: `oid: line 7: "xyz": <reason>`, then, when the input
 /// holds an id in another shape, `oid: hint: did you mean <id>?`, and, when an argument names
-/// an existing file, a hint to use `-f`. `out` is flushed first, so that on a terminal the
-/// message follows the output of the inputs before it.
+/// an existing file, a hint to use `-f`. When messages are [interleaved](Messages::interleaved)
+/// with the output, `out` is flushed first, so that on a terminal the message follows the output
+/// of the inputs before it, and the message is flushed after it: one write.
 ///
 /// # Errors
 ///
 /// Flushing `out` failed. A failure to write `err` is ignored: there is nowhere left to say it.
 pub(crate) fn report(
     out: &mut impl Write,
-    err: &mut impl Write,
+    err: &mut impl Messages,
     item: &Item<'_>,
     reason: &Invalid,
 ) -> Result<(), Error> {
-    out.flush()?;
+    if err.interleaved() {
+        out.flush()?;
+    }
     let _ = writeln!(
         err,
         "oid: {}: {}: {reason}",
         item.position,
         Shown(item.text)
     );
-    if let Some(id) = lenient::find(item.text) {
+    let hint = match reason {
+        Invalid::Parse(e) => e.hint(),
+        // A line's text is shown lossily or cut short; an id in it is still worth offering.
+        Invalid::NotUtf8 | Invalid::TooLong => ObjectId::parse_pasted(item.text)
+            .err()
+            .and_then(|e| e.hint()),
+    };
+    if let Some(id) = hint {
         let _ = writeln!(err, "oid: hint: did you mean {id}?");
     }
     if matches!(item.position, Position::Argument(_)) && Path::new(item.text).is_file() {
@@ -277,6 +395,7 @@ pub(crate) fn report(
             item.text
         );
     }
+    err.end_message();
     Ok(())
 }
 
@@ -287,6 +406,14 @@ pub(crate) struct Shown<'a>(pub(crate) &'a str);
 impl fmt::Display for Shown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         const MAX_CHARS: usize = 40;
+        // Short printable ASCII that needs no escape (most invalid lines): `Debug` would give
+        // the same text, one character at a time.
+        let plain = |b: &u8| b.is_ascii_graphic() && *b != b'"' && *b != b'\\' || *b == b' ';
+        if self.0.len() <= MAX_CHARS && self.0.bytes().all(|b| plain(&b)) {
+            f.write_str("\"")?;
+            f.write_str(self.0)?;
+            return f.write_str("\"");
+        }
         match self.0.char_indices().nth(MAX_CHARS) {
             None => write!(f, "{:?}", self.0),
             Some((cut, _)) => write!(f, "{:?}...", &self.0[..cut]),
@@ -300,8 +427,91 @@ mod tests {
 
     type Seen3 = (String, String, Result<ObjectId, Invalid>);
 
+    /// What `lines` gives for `input` read through a buffer of `capacity` bytes.
+    fn through_lines(input: &[u8], capacity: usize) -> Vec<Seen3> {
+        let mut items = Vec::new();
+        lines(BufReader::with_capacity(capacity, input), None, |item| {
+            items.push((item.position.to_string(), item.text.to_owned(), item.id));
+            Ok(())
+        })
+        .ok()
+        .unwrap();
+        items
+    }
+
+    /// The reference: every line read by `next_line` alone, one at a time.
+    fn line_by_line(mut input: &[u8]) -> Vec<Seen3> {
+        let mut items = Vec::new();
+        let mut buf = Vec::new();
+        let mut line = 0;
+        loop {
+            let status = next_line(&mut input, &mut buf).unwrap();
+            if status == LineRead::Eof {
+                return items;
+            }
+            line += 1;
+            one_line(&buf, status, Position::Line(None, line), &mut |item| {
+                items.push((item.position.to_string(), item.text.to_owned(), item.id));
+                Ok(())
+            })
+            .unwrap();
+        }
+    }
+
+    #[test]
+    fn lines_read_in_place_agree_with_line_by_line_for_any_buffer_size() {
+        let mut input = Vec::new();
+        input.extend_from_slice(b"\xef\xbb\xbf507f1f77bcf86cd799439011\r\n");
+        input.extend_from_slice(format!("{ID}\n\n   \n\u{a0}\u{3000}\n").as_bytes());
+        input.extend_from_slice(format!(" {ID} \nObjectId(\"{ID}\")\n{ID}x\nnope\n").as_bytes());
+        input.extend_from_slice(b"\xff\xfe bad utf-8\n");
+        input.extend_from_slice(&[b'a'; MAX_LINE]);
+        input.push(b'\n');
+        input.extend_from_slice(&[b'b'; MAX_LINE + 1]);
+        input.push(b'\n');
+        input.extend_from_slice(format!("{ID}\n").repeat(300).as_bytes());
+        input.extend_from_slice(&[b'c'; 3 * MAX_LINE]);
+        input.extend_from_slice(format!("{ID}\n").as_bytes());
+        input.extend_from_slice("é\u{1F600}\n".as_bytes());
+        input.extend_from_slice(ID.as_bytes());
+        let expected = line_by_line(&input);
+        assert_eq!(expected.len(), 312);
+        assert!(expected.iter().any(|s| s.2 == Err(Invalid::TooLong)));
+        assert!(expected.iter().any(|s| s.2 == Err(Invalid::NotUtf8)));
+        for capacity in [
+            1,
+            2,
+            3,
+            24,
+            25,
+            26,
+            100,
+            MAX_LINE,
+            MAX_LINE + 2,
+            10_000,
+            READ_BUFFER,
+        ] {
+            assert_eq!(
+                through_lines(&input, capacity),
+                expected,
+                "capacity {capacity}"
+            );
+        }
+        // The same with the BOM and the invalid UTF-8 in a later buffer, and without either.
+        let mut later = format!("{ID}\n").repeat(5).into_bytes();
+        later.extend_from_slice(&input);
+        let expected = line_by_line(&later);
+        for capacity in [7, 130, 200, READ_BUFFER] {
+            assert_eq!(
+                through_lines(&later, capacity),
+                expected,
+                "capacity {capacity}"
+            );
+        }
+    }
+
     fn collect_from(args: &[&str], files: &[PathBuf], stdin: &[u8]) -> (Vec<Seen3>, Seen, String) {
-        let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
+        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
         let mut items = Vec::new();
         let mut err = Vec::new();
         let seen = for_each(
@@ -361,6 +571,39 @@ mod tests {
             seen.iter()
                 .all(|s| s.2.map(|id| id.to_hex().to_string()) == Ok(ID.to_owned()))
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_non_utf8_argument_is_reported_like_such_a_line_and_the_others_read() {
+        use std::os::unix::ffi::OsStringExt;
+        let args = [
+            OsString::from_vec(b"\xff\xfe".to_vec()),
+            OsString::from(ID),
+            OsString::from_vec(b" id=507f1f77bcf86cd799439011\xff ".to_vec()),
+        ];
+        let mut seen = Vec::new();
+        for_each(
+            Sources {
+                args: &args,
+                files: &[],
+            },
+            &b"ignored\n"[..],
+            &mut io::sink(),
+            |item, _| {
+                seen.push((item.position.to_string(), item.text.to_owned(), item.id));
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(seen.len(), 3);
+        assert_eq!(
+            (seen[0].0.as_str(), seen[0].1.as_str(), seen[0].2),
+            ("argument 1", "\u{fffd}\u{fffd}", Err(Invalid::NotUtf8))
+        );
+        assert!(seen[1].2.is_ok());
+        assert_eq!(seen[2].1, "id=507f1f77bcf86cd799439011\u{fffd}");
+        assert_eq!(seen[2].2, Err(Invalid::NotUtf8));
     }
 
     #[test]
@@ -495,6 +738,24 @@ mod tests {
             "oid: argument 1: \"id=507f1f77bcf86cd799439011\": invalid length: expected 24 hex characters, found 27\n\
              oid: hint: did you mean 507f1f77bcf86cd799439011?\n"
         );
+    }
+
+    #[test]
+    fn shown_is_debug_for_every_short_input() {
+        // The plain fast path and `Debug` agree: every ASCII character alone, between others,
+        // and some non-ASCII.
+        for c in (0u8..0x80)
+            .map(char::from)
+            .chain(['é', '\u{a0}', '\u{200b}', '😀'])
+        {
+            for s in [
+                c.to_string(),
+                format!("ab{c}cd"),
+                format!("{c}{}", "x".repeat(39)),
+            ] {
+                assert_eq!(Shown(&s).to_string(), format!("{s:?}"), "{s:?}");
+            }
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@ use crate::error::{Error, Status};
 use crate::fields::Fields;
 use crate::format::{InspectFormat, Line};
 use crate::input::{self, Sources};
+use crate::stderr::Messages;
 
 /// Runs `oid inspect`: for each valid id, one block of text or one line in the chosen format;
 /// invalid ones are reported on `err`.
@@ -14,12 +15,12 @@ pub(crate) fn run(
     args: &InspectArgs,
     stdin: impl BufRead,
     out: &mut impl Write,
-    err: &mut impl Write,
+    err: &mut impl Messages,
 ) -> Result<Status, Error> {
     let line = match args.format() {
         InspectFormat::Text => None,
         InspectFormat::Hex => Some(Line::Hex(false)),
-        InspectFormat::Json => Some(Line::Json),
+        InspectFormat::Json => Some(Line::Json(args.legacy)),
         InspectFormat::Ejson => Some(Line::Ejson),
         InspectFormat::Mongosh => Some(Line::Mongosh),
     };
@@ -38,7 +39,7 @@ pub(crate) fn run(
                         if written > 0 {
                             out.write_all(b"\n")?;
                         }
-                        Fields::of(id).write_text(out)?;
+                        Fields::of(id, args.legacy).write_text(out)?;
                     }
                 }
                 written += 1;
@@ -50,6 +51,14 @@ pub(crate) fn run(
         }
         Ok(())
     })?;
+    if seen.items == 0 && seen.read_stdin && seen.unreadable == 0 {
+        out.flush()?;
+        let _ = writeln!(
+            err,
+            "oid: standard input is empty or closed: no ids to inspect"
+        );
+        err.end_message();
+    }
     Ok(Status::from_invalid(invalid + seen.unreadable))
 }
 
@@ -58,11 +67,21 @@ mod tests {
     use super::*;
 
     fn inspect(ids: &[&str], json: bool, stdin: &[u8]) -> (Status, String, String) {
+        inspect_with(ids, json, false, stdin)
+    }
+
+    fn inspect_with(
+        ids: &[&str],
+        json: bool,
+        legacy: bool,
+        stdin: &[u8],
+    ) -> (Status, String, String) {
         let args = InspectArgs {
-            ids: ids.iter().map(|s| (*s).to_owned()).collect(),
+            ids: ids.iter().map(std::ffi::OsString::from).collect(),
             files: Vec::new(),
             format: None,
             json,
+            legacy,
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let status = run(&args, stdin, &mut out, &mut err).unwrap();
@@ -73,23 +92,42 @@ mod tests {
         )
     }
 
-    #[test]
-    fn text_shows_every_field() {
-        let (status, out, err) = inspect(&["507f1f77bcf86cd799439011"], false, b"");
-        assert_eq!(status, Status::Ok);
-        assert_eq!(err, "");
-        assert_eq!(
-            out,
-            "\
+    const TEXT: &str = "\
 id                 507f1f77bcf86cd799439011
 timestamp          1350508407
 time               2012-10-17T21:13:27Z
 random             bcf86cd799
 counter            4427793 (0x439011)
-legacy machine id  bcf86c
-legacy process id  55193 (0xd799)
-"
+";
+
+    #[test]
+    fn text_shows_every_field_and_the_legacy_reading_when_asked() {
+        let (status, out, err) = inspect(&["507f1f77bcf86cd799439011"], false, b"");
+        assert_eq!(status, Status::Ok);
+        assert_eq!(err, "");
+        assert_eq!(out, TEXT);
+        let (_, out, _) = inspect_with(&["507f1f77bcf86cd799439011"], false, true, b"");
+        assert_eq!(
+            out,
+            format!("{TEXT}legacy machine id  bcf86c\nlegacy process id  55193 (0xd799)\n")
         );
+    }
+
+    #[test]
+    fn empty_stdin_is_said_after_the_output() {
+        let (status, out, err) = inspect(&[], false, b"");
+        assert_eq!((status, out.as_str()), (Status::Ok, ""));
+        assert_eq!(
+            err,
+            "oid: standard input is empty or closed: no ids to inspect\n"
+        );
+        let (_, _, err) = inspect(&[], false, b"\n  \n");
+        assert_eq!(
+            err, "oid: standard input is empty or closed: no ids to inspect\n",
+            "blank lines are no ids"
+        );
+        let (_, _, err) = inspect(&["507f1f77bcf86cd799439011"], false, b"");
+        assert_eq!(err, "", "arguments: standard input is not read");
     }
 
     #[test]
@@ -105,10 +143,13 @@ legacy process id  55193 (0xd799)
                 "random": "3f2a91c8d4",
                 "counter": 12345,
                 "counter_hex": "003039",
-                "legacy_machine_id": "3f2a91",
-                "legacy_process_id": 0xc8d4,
             })
         );
+        let (_, out, _) = inspect_with(&["6553F1003F2A91C8D4003039"], true, true, b"");
+        let v: serde_json::Value = serde_json::from_str(out.trim_end()).unwrap();
+        assert_eq!(v["legacy_machine_id"], "3f2a91");
+        assert_eq!(v["legacy_process_id"], 0xc8d4);
+        assert_eq!(v.as_object().unwrap().len(), 8);
     }
 
     #[test]

@@ -7,48 +7,53 @@ mod fields;
 mod format;
 mod input;
 mod inspect;
-mod lenient;
 mod new;
 mod range;
+mod stderr;
 mod validate;
 mod when;
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufReader, BufWriter, Write};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 
 use crate::cli::{Cli, Command};
 use crate::error::{Error, Status};
+use crate::stderr::Stderr;
 
 fn main() -> ExitCode {
     // Usage errors (unknown options, bad times) are reported by clap, with exit status 2.
     let cli = Cli::parse();
-    let mut out = BufWriter::new(io::stdout().lock());
-    let result = run(cli.command, &mut out).and_then(|status| {
+    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let mut err = Stderr::new();
+    let result = run(cli.command, &mut out, &mut err).and_then(|status| {
         out.flush()?;
         Ok(status)
     });
-    match result {
+    let code = match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,
         Ok(Status::Invalid) => ExitCode::FAILURE,
         // The reader closed the pipe (`oid new 1000000 | head -1`): it has all it wanted.
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(io::stderr(), "oid: {e}");
+            let _ = writeln!(err, "oid: {e}");
             ExitCode::from(e.exit_code())
         }
-    }
+    };
+    // Whatever is still buffered; a failure has nowhere left to be said.
+    let _ = err.flush();
+    code
 }
 
-fn run(command: Command, out: &mut impl Write) -> Result<Status, Error> {
+fn run(command: Command, out: &mut impl Write, err: &mut Stderr) -> Result<Status, Error> {
     if !matches!(command, Command::Validate(_)) && closed_at_start(1) {
         return Err(Error::StdoutClosed);
     }
     match command {
         Command::New(args) => new::run(&args, out),
-        Command::Inspect(args) => inspect::run(&args, io::stdin().lock(), out, &mut io::stderr()),
-        Command::Validate(args) => validate::run(&args, io::stdin().lock(), &mut io::stderr()),
+        Command::Inspect(args) => inspect::run(&args, stdin(), out, err),
+        Command::Validate(args) => validate::run(&args, stdin(), err),
         Command::Range(args) => range::run(&args, out),
         Command::Completions(args) => {
             // clap_complete panics on a failed write, so generate into memory first.
@@ -58,6 +63,11 @@ fn run(command: Command, out: &mut impl Write) -> Result<Status, Error> {
             Ok(Status::Ok)
         }
     }
+}
+
+/// Standard input, read [`input::READ_BUFFER`] bytes at a time (its own buffer holds 8 KiB).
+fn stdin() -> BufReader<io::StdinLock<'static>> {
+    BufReader::with_capacity(input::READ_BUFFER, io::stdin().lock())
 }
 
 /// Whether standard descriptor `fd` was closed when the process started.

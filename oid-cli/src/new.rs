@@ -14,7 +14,7 @@
 use std::io::{self, Write};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use oid_core::{Clock, Entropy, ErrorKind, Generator, ObjectId};
+use oid_std::{Clock, Entropy, ErrorKind, Generator, ObjectId};
 use oid_std::{OsEntropy, SystemClock};
 
 use crate::cli::NewArgs;
@@ -90,10 +90,14 @@ pub(crate) fn run(args: &NewArgs, out: &mut impl Write) -> Result<Status, Error>
             });
         }
     }
+    if args.upper && args.format() != NewFormat::Hex {
+        return Err(Error::UpperNeedsHex(args.format()));
+    }
     let generator = generator(args)?;
     let format = match args.format() {
         NewFormat::Hex => Line::Hex(args.upper),
-        NewFormat::Json => Line::Json,
+        // The legacy reading is real for ids made with --legacy, so it is shown for them.
+        NewFormat::Json => Line::Json(args.legacy),
         NewFormat::Ejson => Line::Ejson,
         NewFormat::Mongosh => Line::Mongosh,
     };
@@ -172,7 +176,7 @@ pub(crate) fn write_ids<C: Clock>(
 mod tests {
     use std::cell::Cell;
 
-    use oid_core::{FixedClock, ManualClock};
+    use oid_std::{FixedClock, ManualClock};
 
     use super::*;
 
@@ -208,7 +212,7 @@ mod tests {
             generate(1, Line::Ejson, 12345),
             "{\"$oid\":\"6553f1003f2a91c8d4003039\"}\n"
         );
-        let json = generate(3, Line::Json, 12345);
+        let json = generate(3, Line::Json(false), 12345);
         let objects: Vec<serde_json::Value> = json
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())

@@ -1,14 +1,14 @@
 //! `oid range FROM [TO]`: the ids bounding a creation-time range, and a MongoDB filter for it.
 //!
-//! The bounds come from [`oid_core::IdRange`], the one implementation of the rule shared with
+//! The bounds come from [`oid_std::IdRange`], the one implementation of the rule shared with
 //! oid-bson's filter helpers and the web page: the range is half-open, `[FROM, TO)`; FROM is
 //! rounded down to its second and a fractional TO up to the next second, so no id made in the
 //! range is missed; an open end reaches the last second an id can hold with `$lte` on the
-//! largest id. The filter is built with `oid_core::serde::extended_json`.
+//! largest id. The filter is built with `oid_std::serde::extended_json`.
 
 use std::io::Write;
 
-use oid_core::{IdRange, ObjectId, Upper};
+use oid_std::{IdRange, ObjectId, Upper};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::cli::{End, RangeArgs};
@@ -30,6 +30,14 @@ fn id_range(from: Option<Time>, to: Option<Time>) -> Result<IdRange, Error> {
 }
 
 /// The largest id in a non-empty range.
+/// MongoDB's query operator for an upper bound: `$lt`, or `$lte` for an open end.
+const fn operator(upper: Upper) -> &'static str {
+    match upper {
+        Upper::Lt(_) => "$lt",
+        Upper::Lte(_) => "$lte",
+    }
+}
+
 const fn max(range: &IdRange) -> ObjectId {
     match range.upper() {
         Upper::Lte(id) => id,
@@ -57,7 +65,7 @@ impl Serialize for IdFilter {
         let upper = self.0.upper();
         let mut map = s.serialize_map(Some(2))?;
         map.serialize_entry("$gte", &ExtendedJson(self.0.lower()))?;
-        map.serialize_entry(upper.operator(), &ExtendedJson(upper.id()))?;
+        map.serialize_entry(operator(upper), &ExtendedJson(upper.id()))?;
         map.end()
     }
 }
@@ -67,7 +75,7 @@ fn mongosh(range: &IdRange) -> String {
     format!(
         "{{ _id: {{ $gte: ObjectId(\"{}\"), {}: ObjectId(\"{}\") }} }}",
         range.lower(),
-        upper.operator(),
+        operator(upper),
         upper.id()
     )
 }
@@ -111,7 +119,7 @@ pub(crate) fn run(args: &RangeArgs, out: &mut impl Write) -> Result<Status, Erro
             min: range.lower().to_hex().to_string(),
             max: max(&range).to_hex().to_string(),
             end: upper.id().to_hex().to_string(),
-            upper: upper.operator(),
+            upper: operator(upper),
             filter: Filter(range),
             mongosh: mongosh(&range),
         };
@@ -128,7 +136,7 @@ pub(crate) fn run(args: &RangeArgs, out: &mut impl Write) -> Result<Status, Erro
         }
         writeln!(out, "min            {}", range.lower())?;
         writeln!(out, "max            {}", max(&range))?;
-        writeln!(out, "end            {} ({})", upper.id(), upper.operator())?;
+        writeln!(out, "end            {} ({})", upper.id(), operator(upper))?;
         let filter = serde_json::to_string(&Filter(range)).map_err(std::io::Error::from)?;
         writeln!(out, "extended json  {filter}")?;
         writeln!(out, "mongosh        {}", mongosh(&range))?;

@@ -1,17 +1,18 @@
 //! `oid validate`: report every input that is not an id.
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 
 use crate::cli::ValidateArgs;
 use crate::error::{Error, Status};
 use crate::input::{self, Sources};
+use crate::stderr::Messages;
 
 /// Runs `oid validate`: each invalid input is reported on `err`, then a summary; nothing goes
 /// to standard output. The status says whether all inputs were valid.
 pub(crate) fn run(
     args: &ValidateArgs,
     stdin: impl BufRead,
-    err: &mut impl Write,
+    err: &mut impl Messages,
 ) -> Result<Status, Error> {
     let mut invalid = 0_u64;
     let sources = Sources {
@@ -42,7 +43,7 @@ mod tests {
 
     fn validate(ids: &[&str], stdin: &[u8]) -> (Status, String) {
         let args = ValidateArgs {
-            ids: ids.iter().map(|s| (*s).to_owned()).collect(),
+            ids: ids.iter().map(std::ffi::OsString::from).collect(),
             files: Vec::new(),
         };
         let mut err = Vec::new();

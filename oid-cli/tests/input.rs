@@ -19,8 +19,6 @@ timestamp          1350508407
 time               2012-10-17T21:13:27Z
 random             bcf86cd799
 counter            4427793 (0x439011)
-legacy machine id  bcf86c
-legacy process id  55193 (0xd799)
 ";
 
 #[test]
@@ -67,7 +65,6 @@ fn inspect_formats() {
         serde_json::json!({
             "id": ID, "timestamp": 1_350_508_407, "time": "2012-10-17T21:13:27Z",
             "random": "bcf86cd799", "counter": 4_427_793, "counter_hex": "439011",
-            "legacy_machine_id": "bcf86c", "legacy_process_id": 55193,
         })
     );
     assert_eq!(ok(&["inspect", "--json", ID]), line("json"));
@@ -198,7 +195,7 @@ fn empty_input() {
         .assert()
         .success()
         .stdout("")
-        .stderr("");
+        .stderr("oid: standard input is empty or closed: no ids to inspect\n");
     oid()
         .arg("validate")
         .write_stdin("\n\n")

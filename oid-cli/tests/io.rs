@@ -96,6 +96,10 @@ fn a_closed_stdin_is_an_empty_input() {
         output.status.success() && output.stdout.is_empty(),
         "{output:?}"
     );
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        "oid: standard input is empty or closed: no ids to inspect\n"
+    );
 }
 
 #[test]

@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use std::process::{Command as StdCommand, Stdio};
 
 use common::{bin, ids, oid, ok, usage_error};
-use oid_core::ObjectId;
+use oid_std::ObjectId;
 
 #[test]
 fn new_defaults_to_one_lowercase_id_of_now() {
@@ -193,9 +193,25 @@ fn new_legacy_uses_machine_and_process_id() {
 
 #[test]
 fn new_rejects_a_bad_count() {
-    usage_error(&["new", "many"], &["many"]);
-    usage_error(&["new", "-3"], &["-3"]);
-    usage_error(&["new", "99999999999999999999"], &["99999999999999999999"]);
+    let what = "a count is how many ids to make: a whole number from 0 to 18446744073709551615";
+    usage_error(&["new", "many"], &["'many'", what, "such as 10"]);
+    usage_error(&["new", "-5"], &["'-5'", what, "it cannot be negative"]);
+    usage_error(&["new", "2.5"], &["'2.5'", what]);
+    usage_error(
+        &["new", "99999999999999999999"],
+        &["99999999999999999999", what, "this is too many"],
+    );
+    usage_error(
+        &["new", "--time", "0", "-1"],
+        &["'-1'", "cannot be negative"],
+    );
+    let out = oid().args(["new", "-5"]).output().unwrap();
+    assert!(
+        !String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("invalid digit"),
+        "not the integer parser's words"
+    );
 }
 
 #[test]
@@ -236,7 +252,7 @@ fn new_with_a_fixed_time_makes_a_whole_second_without_a_word() {
 const WAITING: &str = "oid: waiting for the next second: this one's 16777216 ids are spent \
                        (one second holds 2^24 ids of one random value)\n";
 
-/// Issue 12: `oid new 40000000 | sort | uniq -d` is empty and exactly 40,000,000 lines are
+/// `oid new 40000000 | sort | uniq -d` is empty and exactly 40,000,000 lines are
 /// printed; past 2^24 ids a second, `oid new` waits and says so once. It needs a binary faster
 /// than 2^24 ids/s, so it runs on the release build:
 /// `cargo test -p oid-cli --release --test new -- --ignored`.

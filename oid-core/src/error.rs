@@ -70,6 +70,24 @@ impl ParseError {
         }
     }
 
+    /// What was wrong: [`ErrorKind::InvalidLength`] or [`ErrorKind::InvalidCharacter`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{ErrorKind, ObjectId};
+    /// assert_eq!(ObjectId::parse_str("abc").unwrap_err().kind(), ErrorKind::InvalidLength);
+    /// let err = ObjectId::parse_str("zz0000000000000000000000").unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::InvalidCharacter);
+    /// assert!(err.to_string().starts_with(err.kind().as_str()));
+    /// ```
+    pub const fn kind(&self) -> ErrorKind {
+        match self.0 {
+            ParseErrorKind::Length(_) => ErrorKind::InvalidLength,
+            ParseErrorKind::Char(..) => ErrorKind::InvalidCharacter,
+        }
+    }
+
     /// Used by the [`oid!`](crate::oid) macro: fails compilation with a message.
     #[doc(hidden)]
     #[track_caller]
@@ -89,18 +107,17 @@ impl ParseError {
     }
 }
 
+/// The words of the parse messages after the kind's, shared by `Display` and `defmt`.
+pub(crate) const EXPECTED_24: &str = "expected 24 hex characters, found";
+pub(crate) const EXPECTED_HEX: &str = "expected a hex digit";
+pub(crate) const EXPECTED_12: &str = "expected 12 bytes, found";
+
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = self.kind().as_str();
         match self.0 {
-            ParseErrorKind::Length(n) => {
-                write!(f, "invalid length: expected 24 hex characters, found {n}")
-            }
-            ParseErrorKind::Char(c, i) => {
-                write!(
-                    f,
-                    "invalid character {c:?} at index {i}: expected a hex digit"
-                )
-            }
+            ParseErrorKind::Length(n) => write!(f, "{kind}: {EXPECTED_24} {n}"),
+            ParseErrorKind::Char(c, i) => write!(f, "{kind} {c:?} at index {i}: {EXPECTED_HEX}"),
         }
     }
 }
@@ -141,19 +158,32 @@ impl FromSliceError {
     pub const fn len(&self) -> usize {
         self.len
     }
+
+    /// Always [`ErrorKind::InvalidLength`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{ErrorKind, ObjectId};
+    /// assert_eq!(ObjectId::try_from(&[0u8; 3][..]).unwrap_err().kind(), ErrorKind::InvalidLength);
+    /// ```
+    pub const fn kind(&self) -> ErrorKind {
+        ErrorKind::InvalidLength
+    }
 }
 
 impl fmt::Display for FromSliceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid length: expected 12 bytes, found {}", self.len)
+        write!(f, "{}: {EXPECTED_12} {}", self.kind().as_str(), self.len)
     }
 }
 
 impl core::error::Error for FromSliceError {}
 
-/// What went wrong when making an id, in words shared by every crate of the workspace:
-/// [`GenerateError`], [`EntropyError`], `oid_std::Error` and `oid_embedded::Error` all answer
-/// `kind()` with one of these, and the same failure has the same name everywhere.
+/// What went wrong, in words shared by every crate of the workspace: every error type of the
+/// workspace ([`Error`], [`GenerateError`], [`EntropyError`], [`TimeOutOfRange`],
+/// [`ParseError`], [`FromSliceError`], and oid-bson's) answers `kind()` with one of these, and
+/// the same failure has the same name everywhere.
 ///
 /// [`as_str`](Self::as_str) is the lowercase message each error's `Display` (and `defmt`
 /// output) starts with.
@@ -174,6 +204,13 @@ pub enum ErrorKind {
     ClockUnavailable,
     /// The clock reads a time an ObjectId cannot carry, or one that makes no sense here.
     ClockOutOfRange,
+    /// A time given as an argument (not a clock reading) lies outside what an ObjectId
+    /// timestamp can carry: before 1970-01-01T00:00:00Z or after 2106-02-07T06:28:15Z.
+    TimeOutOfRange,
+    /// Text or bytes of the wrong length for an ObjectId ([`ParseError`], [`FromSliceError`]).
+    InvalidLength,
+    /// A character that is not a hex digit where an ObjectId's text has one ([`ParseError`]).
+    InvalidCharacter,
     /// The entropy source failed.
     EntropyFailed,
     /// The seed came from a fallback mix because the entropy source failed.
@@ -198,6 +235,9 @@ impl ErrorKind {
         match self {
             ErrorKind::ClockUnavailable => "clock time not available",
             ErrorKind::ClockOutOfRange => "clock time out of range",
+            ErrorKind::TimeOutOfRange => "time out of range",
+            ErrorKind::InvalidLength => "invalid length",
+            ErrorKind::InvalidCharacter => "invalid character",
             ErrorKind::EntropyFailed => "entropy source failed",
             ErrorKind::WeakSeed => "weak seed: the entropy source failed and a fallback was used",
             ErrorKind::CapacityExhausted => "counter exhausted for this second",
@@ -351,3 +391,333 @@ impl fmt::Display for EntropyError {
 }
 
 impl core::error::Error for EntropyError {}
+
+/// A time given as an argument lies outside what an ObjectId timestamp can carry: before
+/// 1970-01-01T00:00:00Z or after 2106-02-07T06:28:15Z (the last second of the unsigned 32-bit
+/// field). Its kind is [`ErrorKind::TimeOutOfRange`]; a *clock* reading out of range is
+/// [`ErrorKind::ClockOutOfRange`] instead.
+///
+/// Returned by every conversion from a time type to an ObjectId timestamp in the workspace
+/// (`oid_std::UnixTime`, oid-bson's `bson::DateTime` conversions).
+///
+/// # Examples
+///
+/// ```
+/// use oid_core::{ErrorKind, TimeOutOfRange};
+/// let err = TimeOutOfRange::new();
+/// assert_eq!(err.kind(), ErrorKind::TimeOutOfRange);
+/// assert_eq!(
+///     err.to_string(),
+///     "time out of range: ObjectId timestamps cover 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TimeOutOfRange(());
+
+/// The detail of [`TimeOutOfRange`]'s message, shared by `Display` and `defmt`.
+pub(crate) const TIME_RANGE: &str =
+    "ObjectId timestamps cover 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z";
+
+impl TimeOutOfRange {
+    /// The error (for conversions of time types outside this crate).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// fn seconds(t: i64) -> Result<u32, oid_core::TimeOutOfRange> {
+    ///     u32::try_from(t).map_err(|_| oid_core::TimeOutOfRange::new())
+    /// }
+    /// assert!(seconds(-1).is_err());
+    /// ```
+    pub const fn new() -> TimeOutOfRange {
+        TimeOutOfRange(())
+    }
+
+    /// Always [`ErrorKind::TimeOutOfRange`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{ErrorKind, TimeOutOfRange};
+    /// assert_eq!(TimeOutOfRange::new().kind(), ErrorKind::TimeOutOfRange);
+    /// ```
+    pub const fn kind(&self) -> ErrorKind {
+        ErrorKind::TimeOutOfRange
+    }
+}
+
+impl fmt::Display for TimeOutOfRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {TIME_RANGE}", self.kind().as_str())
+    }
+}
+
+impl core::error::Error for TimeOutOfRange {}
+
+/// Why an id could not be made or a generator could not be set up: the error of the
+/// workspace's generators beyond oid-core's own `try_next` (re-exported as `oid_std::Error`
+/// and `oid_embedded::Error`).
+///
+/// Small, `Copy` and opaque. [`kind`](Self::kind) says what went wrong in the shared
+/// vocabulary; [`entropy`](Self::entropy) gives the entropy source's own error where that is
+/// what failed. The message is the kind's [`as_str`](ErrorKind::as_str), followed by a detail
+/// where there is one (the entropy source's reason and code, or the words a crate gave with
+/// [`with_detail`](Self::with_detail)). Each message appears once in an error report:
+/// `Display` already carries the entropy source's reason, so [`source`](core::error::Error::source)
+/// is `None`.
+///
+/// oid-core's own [`Generator::try_next`](crate::Generator::try_next) returns the one-byte
+/// [`GenerateError`] instead (a smaller `Result` on the hot path); it converts with `?`.
+///
+/// # Examples
+///
+/// ```
+/// use oid_core::{EntropyError, Error, ErrorKind, GenerateError};
+///
+/// let err = Error::from(GenerateError::CAPACITY_EXHAUSTED);
+/// assert_eq!(err.kind(), ErrorKind::CapacityExhausted);
+/// assert_eq!(err.to_string(), "counter exhausted for this second");
+///
+/// let err = Error::from(EntropyError::with_code("getrandom", 38));
+/// assert_eq!(err.kind(), ErrorKind::EntropyFailed);
+/// assert_eq!(err.entropy().and_then(|e| e.code()), Some(38));
+/// assert_eq!(err.to_string(), "entropy source failed: getrandom (code 38)");
+///
+/// let err = Error::with_detail(ErrorKind::ClockUnavailable, "the rtc is not set");
+/// assert_eq!(err.to_string(), "clock time not available: the rtc is not set");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Error {
+    // Flat rather than an enum of a kind and an `EntropyError`: 24 bytes instead of 32, which
+    // keeps `Result<ObjectId, Error>` small on the hot paths that return it.
+    /// The words after the kind's message (empty for none; the reason for an entropy failure).
+    detail: &'static str,
+    /// The entropy source's code, when `has_code`.
+    code: i32,
+    has_code: bool,
+    kind: ErrorKind,
+}
+
+impl Error {
+    /// The generator has not been seeded yet.
+    pub const NOT_INITIALIZED: Error = Error::new(ErrorKind::NotInitialized);
+    /// The generator was seeded before.
+    pub const ALREADY_INITIALIZED: Error = Error::new(ErrorKind::AlreadyInitialized);
+    /// The seed came from a fallback mix because the entropy source failed.
+    pub const WEAK_SEED: Error = Error::new(ErrorKind::WeakSeed);
+    /// This second's 2^24 ids are spent.
+    pub const CAPACITY_EXHAUSTED: Error = Error::new(ErrorKind::CapacityExhausted);
+
+    /// An error of `kind` whose message is the kind's alone.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{Error, ErrorKind};
+    /// assert_eq!(Error::new(ErrorKind::NotInitialized).to_string(), "generator not initialized");
+    /// ```
+    pub const fn new(kind: ErrorKind) -> Error {
+        Error::with_detail(kind, "")
+    }
+
+    /// An error of `kind` with a few lowercase words that say more (after a colon in the
+    /// message). For [`ErrorKind::EntropyFailed`], convert the source's [`EntropyError`]
+    /// instead, so that [`entropy`](Self::entropy) has its code.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{Error, ErrorKind};
+    /// let err = Error::with_detail(ErrorKind::ClockUnavailable, "being set by another context");
+    /// assert_eq!(err.kind(), ErrorKind::ClockUnavailable);
+    /// assert_eq!(err.detail(), Some("being set by another context"));
+    /// ```
+    pub const fn with_detail(kind: ErrorKind, detail: &'static str) -> Error {
+        Error {
+            detail,
+            code: 0,
+            has_code: false,
+            kind,
+        }
+    }
+
+    /// What went wrong.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{EntropyError, Error, ErrorKind};
+    /// assert_eq!(Error::from(EntropyError::new("busy")).kind(), ErrorKind::EntropyFailed);
+    /// ```
+    pub const fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The words after the kind's message, if any (for an entropy failure, the source's
+    /// reason).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{EntropyError, Error};
+    /// assert_eq!(Error::from(EntropyError::new("busy")).detail(), Some("busy"));
+    /// assert_eq!(Error::NOT_INITIALIZED.detail(), None);
+    /// ```
+    pub const fn detail(&self) -> Option<&'static str> {
+        if self.detail.is_empty() {
+            None
+        } else {
+            Some(self.detail)
+        }
+    }
+
+    /// The entropy source's error, when that is what failed
+    /// ([`ErrorKind::EntropyFailed`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{EntropyError, Error};
+    /// let source = EntropyError::with_code("rng seed error", 2);
+    /// assert_eq!(Error::from(source).entropy(), Some(source));
+    /// assert_eq!(Error::WEAK_SEED.entropy(), None);
+    /// ```
+    pub const fn entropy(&self) -> Option<EntropyError> {
+        match (self.kind, self.has_code) {
+            (ErrorKind::EntropyFailed, true) => {
+                Some(EntropyError::with_code(self.detail, self.code))
+            }
+            (ErrorKind::EntropyFailed, false) => Some(EntropyError::new(self.detail)),
+            _ => None,
+        }
+    }
+
+    /// The numeric code after the detail (the entropy source's), if any.
+    const fn code(&self) -> Option<i32> {
+        if self.has_code { Some(self.code) } else { None }
+    }
+}
+
+impl From<GenerateError> for Error {
+    /// Keeps the kind: a clock that does not know the time, or a second whose ids are spent.
+    fn from(e: GenerateError) -> Error {
+        Error::new(e.kind())
+    }
+}
+
+impl From<EntropyError> for Error {
+    fn from(e: EntropyError) -> Error {
+        Error {
+            detail: e.reason(),
+            code: e.code().unwrap_or_default(),
+            has_code: e.code().is_some(),
+            kind: ErrorKind::EntropyFailed,
+        }
+    }
+}
+
+impl From<TimeOutOfRange> for Error {
+    /// Keeps the kind and the message.
+    fn from(_: TimeOutOfRange) -> Error {
+        Error::with_detail(ErrorKind::TimeOutOfRange, TIME_RANGE)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.kind().as_str())?;
+        if let Some(detail) = self.detail() {
+            write!(f, ": {detail}")?;
+        }
+        if let Some(code) = self.code() {
+            write!(f, " (code {code})")?;
+        }
+        Ok(())
+    }
+}
+
+/// No `source`: the message already carries the entropy source's reason and code (see
+/// [`Error::entropy`]), and a report should print each message once.
+impl core::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::string::ToString;
+
+    #[test]
+    fn every_message_starts_with_its_kind() {
+        let errors = [
+            Error::NOT_INITIALIZED,
+            Error::ALREADY_INITIALIZED,
+            Error::WEAK_SEED,
+            Error::CAPACITY_EXHAUSTED,
+            Error::from(GenerateError::CLOCK_UNAVAILABLE),
+            Error::from(EntropyError::with_code("busy", 3)),
+            Error::from(TimeOutOfRange::new()),
+            Error::with_detail(ErrorKind::ClockOutOfRange, "after 2106"),
+        ];
+        for e in errors {
+            assert!(e.to_string().starts_with(e.kind().as_str()), "{e}");
+        }
+        assert_eq!(
+            Error::from(TimeOutOfRange::new()).to_string(),
+            TimeOutOfRange::new().to_string()
+        );
+        assert_eq!(
+            Error::from(EntropyError::with_code("busy", 3)).to_string(),
+            "entropy source failed: busy (code 3)"
+        );
+    }
+
+    #[test]
+    fn small_enough_for_a_cheap_result() {
+        assert_eq!(core::mem::size_of::<Error>(), 24);
+    }
+
+    #[test]
+    fn a_report_prints_each_message_once() {
+        let e = Error::from(EntropyError::new("busy"));
+        let mut report = e.to_string();
+        let mut source = core::error::Error::source(&e);
+        while let Some(s) = source {
+            report.push_str(": ");
+            report.push_str(&s.to_string());
+            source = s.source();
+        }
+        assert_eq!(
+            report.matches("entropy source failed").count(),
+            1,
+            "{report}"
+        );
+        assert_eq!(report.matches("busy").count(), 1, "{report}");
+    }
+
+    #[test]
+    fn entropy_only_for_entropy_failures() {
+        for e in [
+            Error::NOT_INITIALIZED,
+            Error::WEAK_SEED,
+            Error::with_detail(ErrorKind::ClockUnavailable, "busy"),
+        ] {
+            assert_eq!(e.entropy(), None, "{e:?}");
+            assert_ne!(e.kind(), ErrorKind::EntropyFailed);
+        }
+    }
+
+    #[test]
+    fn parse_errors_have_kinds_matching_their_messages() {
+        for (input, kind) in [
+            ("", ErrorKind::InvalidLength),
+            ("507f1f77bcf86cd79943901", ErrorKind::InvalidLength),
+            ("507f1f77bcf86cd79943901g", ErrorKind::InvalidCharacter),
+            ("507f1f77bcf86cd79943901\u{e9}", ErrorKind::InvalidCharacter),
+        ] {
+            let err = crate::ObjectId::parse_str(input).unwrap_err();
+            assert_eq!(err.kind(), kind, "{input}");
+            assert!(err.to_string().starts_with(kind.as_str()), "{err}");
+        }
+        let err = crate::ObjectId::try_from(&[0u8; 3][..]).unwrap_err();
+        assert!(err.to_string().starts_with(err.kind().as_str()));
+    }
+}

@@ -32,6 +32,7 @@ mod fmt;
 #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
 mod generator;
 mod id;
+mod lenient;
 mod macros;
 mod parse;
 mod parts;
@@ -41,7 +42,9 @@ mod range;
 pub use crate::clock::ManualClock;
 pub use crate::clock::{Clock, FixedClock};
 pub use crate::entropy::Entropy;
-pub use crate::error::{EntropyError, ErrorKind, FromSliceError, GenerateError, ParseError};
+pub use crate::error::{
+    EntropyError, Error, ErrorKind, FromSliceError, GenerateError, ParseError, TimeOutOfRange,
+};
 #[cfg(feature = "rand_core-0_6")]
 pub use crate::external::rand_core_0_6_support as rand_core_0_6;
 #[cfg(feature = "rand_core")]
@@ -54,5 +57,6 @@ pub use crate::generator::Generator;
 #[cfg(feature = "rkyv")]
 pub use crate::id::ArchivedObjectId;
 pub use crate::id::ObjectId;
+pub use crate::lenient::{Form, Pasted, PastedError};
 pub use crate::parts::{LegacyParts, Parts};
 pub use crate::range::{IdRange, Upper};

@@ -71,23 +71,6 @@ impl Upper {
     pub const fn is_inclusive(&self) -> bool {
         matches!(self, Upper::Lte(_))
     }
-
-    /// The MongoDB query operator for this bound: `"$lt"` or `"$lte"`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use oid_core::{ObjectId, Upper};
-    /// assert_eq!(Upper::Lt(ObjectId::MIN).operator(), "$lt");
-    /// assert_eq!(Upper::Lte(ObjectId::MAX).operator(), "$lte");
-    /// ```
-    #[inline]
-    pub const fn operator(&self) -> &'static str {
-        match self {
-            Upper::Lt(_) => "$lt",
-            Upper::Lte(_) => "$lte",
-        }
-    }
 }
 
 /// The ids that may have been created in a half-open time range `[from, to)`: an inclusive

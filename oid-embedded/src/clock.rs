@@ -271,7 +271,7 @@ impl<T, const HZ: u32> SyncedClock<T, HZ> {
 
     fn publish(&self, secs: Option<u64>, tick: u64) -> Result<(), Error> {
         if self.writing.swap(true, Ordering::Acquire) {
-            return Err(Error::CLOCK_BUSY);
+            return Err(crate::error::CLOCK_BUSY);
         }
         let generation = self.generation.load(Ordering::Relaxed);
         let next = generation.wrapping_add(1);
@@ -469,8 +469,11 @@ mod tests {
         clock.set_unix_time(10).unwrap();
         // Simulate an interrupt arriving while another context holds the writer flag.
         clock.writing.store(true, Ordering::Relaxed);
-        assert_eq!(clock.set_unix_time(20).unwrap_err(), Error::CLOCK_BUSY);
-        assert_eq!(clock.unset().unwrap_err(), Error::CLOCK_BUSY);
+        assert_eq!(
+            clock.set_unix_time(20).unwrap_err(),
+            crate::error::CLOCK_BUSY
+        );
+        assert_eq!(clock.unset().unwrap_err(), crate::error::CLOCK_BUSY);
         assert_eq!(
             clock.unix_seconds(),
             Some(10),

@@ -6,6 +6,7 @@
 mod clock;
 mod entropy;
 mod error;
+mod ext;
 mod external;
 mod fork;
 #[cfg(feature = "legacy")]
@@ -22,25 +23,10 @@ pub use crate::entropy::OsEntropy;
 pub use crate::error::Error;
 pub use crate::unix_time::UnixTime;
 
-// All of oid-core's public API, so that an std application depends on oid-std alone.
-/// An id in an rkyv archive (feature `rkyv`): `oid_core::ArchivedObjectId`, re-exported.
-#[cfg(feature = "rkyv")]
-pub use oid_core::ArchivedObjectId;
-/// A `rand_core` RNG as an [`Entropy`] source (feature `rand_core`): `oid_core::RngEntropy`,
-/// re-exported.
-#[cfg(feature = "rand_core")]
-pub use oid_core::RngEntropy;
-/// A `rand_core` 0.6 RNG as an [`Entropy`] source (feature `rand_core-0_6`):
-/// `oid_core::rand_core_0_6`, re-exported.
-#[cfg(feature = "rand_core-0_6")]
-pub use oid_core::rand_core_0_6;
-/// `serde` support for [`ObjectId`] (feature `serde`): `oid_core::serde`, re-exported.
-#[cfg(feature = "serde")]
-pub use oid_core::serde;
-pub use oid_core::{
-    Clock, Entropy, EntropyError, ErrorKind, FixedClock, FromSliceError, GenerateError, Generator,
-    Hex, LegacyParts, ManualClock, ObjectId, ParseError, Parts, oid,
-};
+/// All of oid-core's public API (the value type, parsing and formatting, `IdRange`, the
+/// `Generator` with its `Clock` and `Entropy` traits, the shared errors, and each integration
+/// that oid-core's features enable), so that an std application depends on oid-std alone.
+pub use oid_core::*;
 
 /// A new id from the process-wide generator. Never fails, never panics, never repeats an id.
 ///

@@ -82,7 +82,7 @@ impl Mode for Strict {
     type Error = Error;
     const STRICT: bool = true;
     fn no_clock() -> Result<(), Error> {
-        Err(Error::CLOCK_UNAVAILABLE)
+        Err(crate::error::CLOCK_UNAVAILABLE)
     }
     fn no_entropy(e: EntropyError) -> Result<(), Error> {
         Err(e.into())

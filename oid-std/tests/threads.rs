@@ -85,7 +85,11 @@ fn ids_carry_the_current_time() {
     let id = ObjectId::new();
     let after = std::time::SystemTime::now();
     // The coarse clock may lag the system clock by a tick: allow one second below.
-    let lo = ObjectId::min_for_time(before - std::time::Duration::from_secs(1)).unwrap();
-    let hi = ObjectId::max_for_time(after).unwrap();
+    let lo = ObjectId::min_for_timestamp(
+        (before - std::time::Duration::from_secs(1))
+            .to_oid_timestamp()
+            .unwrap(),
+    );
+    let hi = ObjectId::max_for_timestamp(after.to_oid_timestamp().unwrap());
     assert!(lo <= id && id <= hi, "{id} outside [{lo}, {hi}]");
 }

@@ -202,11 +202,12 @@ describe('oid-web page in headless Chromium', () => {
   });
 
   test('inspects 507f1f77bcf86cd799439011', async () => {
-    await page.getByLabel('ObjectId (24 hex characters)').fill('  507F1F77BCF86CD799439011 ');
-    await page.getByRole('button', { name: 'Inspect' }).click();
+    await page.getByLabel('ObjectId', { exact: true }).fill('  507F1F77BCF86CD799439011 ');
+    await page.getByRole('button', { name: 'Inspect', exact: true }).click();
     const field = (name) => page.locator(`#inspect-result [data-field="${name}"]`).textContent();
     assert.equal(await page.locator('#inspect-result').isVisible(), true);
     assert.equal(await field('hex'), '507f1f77bcf86cd799439011');
+    assert.equal(await field('form'), 'hex');
     assert.equal(await field('utc'), '2012-10-17T21:13:27Z');
     // The context's time zone is Asia/Kolkata (UTC+05:30).
     assert.match(await field('local'), /October 18, 2012.* 2:43:27\sAM GMT\+5:30/);
@@ -226,13 +227,87 @@ describe('oid-web page in headless Chromium', () => {
       ['a'.repeat(200_000), 'invalid length: expected 24 hex characters, found more than 98304 bytes'],
     ];
     for (const [input, message] of cases) {
-      await page.getByLabel('ObjectId (24 hex characters)').fill(input);
-      await page.getByLabel('ObjectId (24 hex characters)').press('Enter');
+      await page.getByLabel('ObjectId', { exact: true }).fill(input);
+      await page.getByLabel('ObjectId', { exact: true }).press('Enter');
       assert.equal(await page.getByRole('alert').filter({ hasText: message }).count(), 1, message);
       assert.equal(await page.locator('#inspect-error').textContent(), message);
       assert.equal(await page.locator('#inspect-result').isHidden(), true);
+      assert.equal(await page.locator('#inspect-suggestion').isHidden(), true, 'no hint: no id inside');
     }
     await page.screenshot({ path: path.join(artifacts, 'invalid.png') });
+  });
+
+  /** Puts `text` on the clipboard and pastes it into `field` with the keyboard, as a person would. */
+  async function paste(field, text) {
+    await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+    await field.focus();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('ControlOrMeta+V');
+  }
+
+  test('inspect reads what people paste, and says which form it was', async () => {
+    const input = page.getByLabel('ObjectId', { exact: true });
+    const field = (name) => page.locator(`#inspect-result [data-field="${name}"]`).textContent();
+    for (const [text, form] of [
+      ['ObjectId("507f1f77bcf86cd799439011")', 'mongosh ObjectId("…")'],
+      ["ObjectId('507F1F77BCF86CD799439011')", 'mongosh ObjectId("…")'],
+      ['new ObjectId("507f1f77bcf86cd799439011")', 'mongosh ObjectId("…")'],
+      ['{"$oid": "507f1f77bcf86cd799439011"}', 'extended JSON {"$oid": "…"}'],
+      [' {$oid: \'507f1f77bcf86cd799439011\'}\n', 'extended JSON {"$oid": "…"}'],
+      ['"507f1f77bcf86cd799439011"', 'quoted hex'],
+    ]) {
+      await paste(input, text);
+      assert.equal(await input.inputValue(), text.replace('\n', ''), 'the paste landed in the field');
+      await input.press('Enter');
+      assert.equal(await page.locator('#inspect-result').isVisible(), true, text);
+      assert.equal(await field('hex'), '507f1f77bcf86cd799439011', text);
+      assert.equal(await field('form'), form, text);
+      assert.equal(await field('utc'), '2012-10-17T21:13:27Z', text);
+      assert.equal(await page.locator('#inspect-error').isHidden(), true);
+    }
+  });
+
+  test('a near miss gets the CLI\'s "did you mean" hint, which inspects it in one click', async () => {
+    const input = page.getByLabel('ObjectId', { exact: true });
+    for (const [text, message] of [
+      ['ObjectID("507f1f77bcf86cd799439011")', 'invalid length: expected 24 hex characters, found 36'],
+      ['"507f1f77bcf86cd799439011",', 'invalid length: expected 24 hex characters, found 27'],
+      ['id: 507f1f77bcf86cd799439011', 'invalid length: expected 24 hex characters, found 28'],
+    ]) {
+      await paste(input, text);
+      await input.press('Enter');
+      assert.equal(await page.locator('#inspect-error').textContent(), message, text);
+      assert.equal(await page.locator('#inspect-result').isHidden(), true);
+      assert.equal(await page.locator('#inspect-suggestion-text').textContent(),
+        'did you mean 507f1f77bcf86cd799439011?', text);
+    }
+    await page.locator('section', { has: page.locator('#inspect-heading') })
+      .screenshot({ path: path.join(artifacts, 'near-miss.png') });
+    await page.getByRole('button', { name: 'Inspect it' }).click();
+    assert.equal(await input.inputValue(), '507f1f77bcf86cd799439011');
+    assert.equal(await page.locator('#inspect-result [data-field="form"]').textContent(), 'hex');
+    assert.equal(await page.locator('#inspect-error').isHidden(), true);
+    assert.equal(await page.locator('#inspect-suggestion').isHidden(), true);
+    // A recognised form around bad hex is not a near miss: no hint.
+    await input.fill('ObjectId("507f1f77bcf86cd79943901g")');
+    await input.press('Enter');
+    assert.equal(await page.locator('#inspect-error').textContent(),
+      "invalid character 'g' at index 23: expected a hex digit");
+    assert.equal(await page.locator('#inspect-suggestion').isHidden(), true);
+  });
+
+  test('copy result puts the inspected fields on the clipboard', async () => {
+    await page.getByLabel('ObjectId', { exact: true }).fill('{"$oid": "6553f1003f2a91c8d4003039"}');
+    await page.getByRole('button', { name: 'Inspect', exact: true }).click();
+    await page.getByRole('button', { name: 'Copy result' }).click();
+    await page.waitForFunction(() => document.getElementById('inspect-status').textContent !== '');
+    assert.equal(await page.locator('#inspect-status').textContent(), 'Copied the result to the clipboard.');
+    const lines = (await page.evaluate(() => navigator.clipboard.readText())).split('\n');
+    assert.deepEqual(lines.slice(0, 3), [
+      'Id: 6553f1003f2a91c8d4003039', 'Read as: extended JSON {"$oid": "…"}', 'Created (UTC): 2023-11-14T22:13:20Z',
+    ]);
+    assert.ok(lines.includes('Counter: 12345 (0x003039)'), lines.join('\n'));
+    assert.equal(lines.length, 8);
   });
 
   test('the range helper writes the MongoDB filter', async () => {
@@ -267,11 +342,61 @@ describe('oid-web page in headless Chromium', () => {
     assert.equal(await error(), 'enter a start time, an end time, or both');
   });
 
+  test('each range filter has a copy button', async () => {
+    await page.getByLabel('From').fill('2012-10-17T21:13:27');
+    await page.getByLabel('Until (exclusive)').fill('2012-10-17T21:13:28');
+    await page.getByLabel('UTC').check();
+    await page.getByRole('button', { name: 'Make filter' }).click();
+    const status = page.locator('#range-status');
+    const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+    for (const [button, box, what] of [
+      ['Copy extended JSON', 'Extended JSON', 'the extended JSON filter'],
+      ['Copy mongosh', 'mongosh', 'the mongosh filter'],
+    ]) {
+      await page.evaluate(() => navigator.clipboard.writeText(''));
+      await page.getByRole('button', { name: button }).click();
+      // Each click clears the status first, then says how the copy went.
+      await page.waitForFunction(() => document.getElementById('range-status').textContent !== '');
+      assert.equal(await status.textContent(), `Copied ${what} to the clipboard.`);
+      assert.equal(await clipboard(), await page.getByLabel(box, { exact: true }).inputValue());
+    }
+    assert.match(await clipboard(), /^\{ _id: \{ \$gte: ObjectId\("507f1f770000000000000000"\), \$lt: /);
+  });
+
+  test('an id pasted into From or Until stands for the second it was made in', async () => {
+    const from = page.getByLabel('From');
+    const to = page.getByLabel('Until (exclusive)');
+    const status = page.locator('#range-status');
+    await page.getByLabel('UTC').check();
+    await paste(from, '{"$oid": "507f1f77bcf86cd799439011"}');
+    assert.equal(await from.inputValue(), '2012-10-17T21:13:27');
+    assert.equal(await status.textContent(),
+      'From: 2012-10-17T21:13:27Z, the second id 507f1f77bcf86cd799439011 was made in.');
+    await paste(to, "ObjectId('507f1f780000000000000000')");
+    assert.equal(await to.inputValue(), '2012-10-17T21:13:28');
+    await page.getByRole('button', { name: 'Make filter' }).click();
+    assert.equal(await page.getByLabel('Extended JSON').inputValue(),
+      '{"_id": {"$gte": {"$oid": "507f1f770000000000000000"}, "$lt": {"$oid": "507f1f780000000000000000"}}}');
+
+    // In local time (Asia/Kolkata here) the same id is that second on the local clock.
+    await page.getByLabel('local time').check();
+    await paste(from, '507F1F77BCF86CD799439011');
+    assert.equal(await from.inputValue(), '2012-10-18T02:43:27');
+
+    // A near miss is refused with the hint, and the field is left alone.
+    await paste(from, 'ObjectID("6553f1003f2a91c8d4003039")');
+    assert.equal(await from.inputValue(), '2012-10-18T02:43:27');
+    assert.equal(await page.locator('#range-error').textContent(),
+      'From: not an ObjectId: invalid length: expected 24 hex characters, found 36; '
+      + 'did you mean 6553f1003f2a91c8d4003039?');
+    await page.getByLabel('UTC').check();
+  });
+
   test('screenshot of the page in use (target/web/e2e/page.png)', async () => {
     await page.getByLabel('How many ids').fill('100');
     await page.getByRole('button', { name: 'Generate' }).click();
-    await page.getByLabel('ObjectId (24 hex characters)').fill('507f1f77bcf86cd799439011');
-    await page.getByRole('button', { name: 'Inspect' }).click();
+    await page.getByLabel('ObjectId', { exact: true }).fill('507f1f77bcf86cd799439011');
+    await page.getByRole('button', { name: 'Inspect', exact: true }).click();
     await page.getByLabel('From').fill('2012-10-17T21:13:27');
     await page.getByLabel('Until (exclusive)').fill('2012-10-17T21:13:28');
     await page.getByRole('button', { name: 'Make filter' }).click();
@@ -320,8 +445,8 @@ describe('oid-web page in headless Chromium', () => {
     await p.getByLabel('How many ids').fill('100');
     await p.getByRole('button', { name: 'Generate' }).click();
     assertBatch(await generated(p), 100);
-    await p.getByLabel('ObjectId (24 hex characters)').fill('507f1f77bcf86cd799439011');
-    await p.getByRole('button', { name: 'Inspect' }).click();
+    await p.getByLabel('ObjectId', { exact: true }).fill('507f1f77bcf86cd799439011');
+    await p.getByRole('button', { name: 'Inspect', exact: true }).click();
     await p.getByLabel('From').fill('2012-10-17T21:13:27');
     await p.getByRole('button', { name: 'Make filter' }).click();
     const { scrollWidth, innerWidth } = await p.evaluate(() => ({

@@ -141,12 +141,15 @@ fn generate(secs: f64, count: u32) -> Result<usize, Error> {
     Ok(n)
 }
 
-/// Parses the first `len` bytes of the buffer (UTF-8 text) as an ObjectId. A `len` larger than
-/// the buffer (the page passes the full length of a longer paste) is reported as too long.
-/// Returns 0 with the
-/// decoded fields in the buffer (a 45-byte record: the canonical hex at 0, then little-endian
-/// `u32`s: timestamp at 24, counter at 28, legacy machine id at 32, legacy process id at 36, and
-/// the 5 random-value bytes at 40), or minus the length of oid-core's error message.
+/// Reads the first `len` bytes of the buffer (UTF-8 text) as an ObjectId in any pasted form
+/// (oid-core's `ObjectId::parse_pasted`: bare or quoted hex, `ObjectId("…")`, `ObjectId('…')`,
+/// `new ObjectId("…")`, `{"$oid": "…"}`, whitespace around ignored). A `len` larger than the
+/// buffer (the page passes the full length of a longer paste) is reported as too long. Returns
+/// 0 with the decoded fields in the buffer (a 78-byte record: the canonical hex at 0, then
+/// little-endian `u32`s: timestamp at 24, counter at 28, legacy machine id at 32, legacy process
+/// id at 36; the 5 random-value bytes at 40; at 45 the length of the form's name, which starts at
+/// 46), or minus the length of oid-core's error message; when the text holds an id in another
+/// shape, the message has a second line, `did you mean <id>?`, as the CLI's hint.
 ///
 /// # Examples
 ///
@@ -252,6 +255,21 @@ mod tests {
         assert_eq!(
             rec[record::TIMESTAMP..record::TIMESTAMP + 4],
             1_350_508_407u32.to_le_bytes()
+        );
+        store("ObjectId('507f1f77bcf86cd799439011')".as_bytes());
+        assert_eq!(oid_inspect(36), 0);
+        let rec = buffer(record::LEN);
+        assert_eq!(&rec[..24], b"507f1f77bcf86cd799439011");
+        let name = usize::from(rec[record::FORM_LEN]);
+        assert_eq!(
+            &rec[record::FORM..record::FORM + name],
+            "mongosh ObjectId(\"…\")".as_bytes()
+        );
+        store(b"{\"oid\": \"507f1f77bcf86cd799439011\"}");
+        assert_eq!(
+            message(oid_inspect(35)),
+            "invalid length: expected 24 hex characters, found 35\n\
+             did you mean 507f1f77bcf86cd799439011?"
         );
         store("zz".as_bytes());
         assert_eq!(

@@ -6,7 +6,7 @@ use core::fmt::{self, Write as _};
 
 use oid_core::{
     Clock, Entropy, EntropyError, GenerateError, Generator, IdRange, ManualClock, ObjectId,
-    ParseError,
+    PastedError,
 };
 
 /// Bytes of one id in the generator's output: its 24 hex characters, no separator.
@@ -26,8 +26,14 @@ pub(crate) mod record {
     pub(crate) const PROCESS_ID: usize = 36;
     /// The 5 bytes of the random value.
     pub(crate) const RANDOM: usize = 40;
+    /// The length in bytes of the form's name (one byte).
+    pub(crate) const FORM_LEN: usize = 45;
+    /// The name of the form the id was pasted in (UTF-8, `oid_core::Form::as_str`).
+    pub(crate) const FORM: usize = 46;
+    /// Room for the form's name.
+    pub(crate) const FORM_ROOM: usize = 32;
     /// Total length.
-    pub(crate) const LEN: usize = 45;
+    pub(crate) const LEN: usize = FORM + FORM_ROOM;
 }
 
 /// Everything the page can be told went wrong; the message is what the page shows.
@@ -41,8 +47,9 @@ pub(crate) enum Error {
     Entropy(EntropyError),
     /// The generator could not make ids (no clock reading).
     Generate(GenerateError),
-    /// The inspected text is not an ObjectId: oid-core's own message.
-    Parse(ParseError),
+    /// The inspected text is not an ObjectId in any pasted form: oid-core's own message, and
+    /// its "did you mean" hint on a second line.
+    Parse(PastedError),
     /// The inspected bytes are not UTF-8 (the page always sends UTF-8).
     NotUtf8,
     /// The inspected text is longer than the shared buffer (this many bytes).
@@ -60,7 +67,18 @@ impl fmt::Display for Error {
             }
             Error::Entropy(e) => e.fmt(f),
             Error::Generate(e) => e.fmt(f),
-            Error::Parse(e) => e.fmt(f),
+            Error::Parse(e) => {
+                e.fmt(f)?;
+                // Plain writes: formatting the id with `{}` would link `Formatter::pad`.
+                match e.hint() {
+                    Some(id) => {
+                        f.write_str("\ndid you mean ")?;
+                        f.write_str(id.to_hex().as_str())?;
+                        f.write_str("?")
+                    }
+                    None => Ok(()),
+                }
+            }
             Error::NotUtf8 => f.write_str("input is not valid utf-8"),
             Error::TooLong(max) => write!(
                 f,
@@ -165,11 +183,13 @@ pub(crate) fn generate<C: Clock>(
     Ok(n)
 }
 
-/// Parses `input` with [`ObjectId::parse_str`] and writes the decoded fields into `out` in the
+/// Reads `input` as pasted ([`ObjectId::parse_pasted`]: hex, quoted, `ObjectId("…")`,
+/// `{"$oid": "…"}`) and writes the decoded fields and the form's name into `out` in the
 /// [`record`] layout.
 pub(crate) fn inspect(input: &[u8], out: &mut [u8; record::LEN]) -> Result<(), Error> {
     let text = core::str::from_utf8(input).map_err(|_| Error::NotUtf8)?;
-    let id = ObjectId::parse_str(text).map_err(Error::Parse)?;
+    let pasted = ObjectId::parse_pasted(text).map_err(Error::Parse)?;
+    let id = pasted.id();
     let parts = id.to_parts();
     let legacy = id.to_legacy_parts();
     out[record::HEX..record::HEX + HEX_LEN].copy_from_slice(id.to_hex().as_bytes());
@@ -182,6 +202,10 @@ pub(crate) fn inspect(input: &[u8], out: &mut [u8; record::LEN]) -> Result<(), E
         out[at..at + 4].copy_from_slice(&value.to_le_bytes());
     }
     out[record::RANDOM..record::RANDOM + 5].copy_from_slice(&parts.random);
+    let name = pasted.form().as_str().as_bytes();
+    let n = name.len().min(record::FORM_ROOM);
+    out[record::FORM_LEN] = n as u8;
+    out[record::FORM..record::FORM + n].copy_from_slice(&name[..n]);
     Ok(())
 }
 
@@ -214,7 +238,7 @@ fn millis(ms: f64) -> Result<Option<i64>, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oid_core::FixedClock;
+    use oid_core::{FixedClock, Form};
     use std::string::{String, ToString};
     use std::vec;
 
@@ -332,7 +356,61 @@ mod tests {
         assert_eq!(word(record::COUNTER), 0x439011);
         assert_eq!(word(record::MACHINE), 0xbcf86c);
         assert_eq!(word(record::PROCESS_ID), 0xd799);
-        assert_eq!(out[record::RANDOM..], [0xbc, 0xf8, 0x6c, 0xd7, 0x99]);
+        assert_eq!(
+            out[record::RANDOM..record::RANDOM + 5],
+            [0xbc, 0xf8, 0x6c, 0xd7, 0x99]
+        );
+        assert_eq!(form(&out), "hex");
+    }
+
+    fn form(out: &[u8; record::LEN]) -> &str {
+        let n = usize::from(out[record::FORM_LEN]);
+        core::str::from_utf8(&out[record::FORM..record::FORM + n]).unwrap()
+    }
+
+    #[test]
+    fn inspect_reads_pasted_forms_and_names_them() {
+        for (input, name) in [
+            ("  '507f1f77bcf86cd799439011' ", "quoted hex"),
+            (
+                "ObjectId(\"507f1f77bcf86cd799439011\")",
+                "mongosh ObjectId(\"…\")",
+            ),
+            (
+                "ObjectId('507F1F77BCF86CD799439011')",
+                "mongosh ObjectId(\"…\")",
+            ),
+            (
+                "{\"$oid\": \"507f1f77bcf86cd799439011\"}",
+                "extended JSON {\"$oid\": \"…\"}",
+            ),
+        ] {
+            let mut out = [0u8; record::LEN];
+            inspect(input.as_bytes(), &mut out).unwrap();
+            assert_eq!(&out[..24], b"507f1f77bcf86cd799439011", "{input}");
+            assert_eq!(form(&out), name, "{input}");
+        }
+        // Every form's name fits its room.
+        for f in [Form::Hex, Form::Quoted, Form::Shell, Form::ExtendedJson] {
+            assert!(f.as_str().len() <= record::FORM_ROOM, "{f}");
+        }
+    }
+
+    #[test]
+    fn a_near_miss_gets_the_clis_hint_on_a_second_line() {
+        let mut out = [0u8; record::LEN];
+        let err = inspect(b"ObjectID(\"507f1f77bcf86cd799439011\")", &mut out).unwrap_err();
+        assert_eq!(
+            message(&err),
+            "invalid length: expected 24 hex characters, found 36\n\
+             did you mean 507f1f77bcf86cd799439011?"
+        );
+        let err = inspect(b"ObjectId(\"xyz\")", &mut out).unwrap_err();
+        assert_eq!(
+            message(&err),
+            "invalid length: expected 24 hex characters, found 3"
+        );
+        assert_eq!(out, [0; record::LEN], "nothing written on error");
     }
 
     #[test]
@@ -343,10 +421,10 @@ mod tests {
             "abc",
             "507f1f77bcf86cd79943901g",
             "507f1f77bcf86cd79943901é",
-            " 507f1f77bcf86cd799439011",
+            " 507f1f77bcf86cd79943901 ",
         ] {
             let err = inspect(input.as_bytes(), &mut out).unwrap_err();
-            let expected = ObjectId::parse_str(input).unwrap_err().to_string();
+            let expected = ObjectId::parse_str(input.trim()).unwrap_err().to_string();
             assert_eq!(message(&err), expected, "{input:?}");
         }
         assert_eq!(

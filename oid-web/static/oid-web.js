@@ -10,15 +10,25 @@
   /** The most ids the box shows: a textarea with many more lines takes seconds to lay out. */
   const PREVIEW = 10_000;
   // The record oid_inspect writes (see oid-web/src/exports.rs).
-  const RECORD = { hex: 0, timestamp: 24, counter: 28, machine: 32, processId: 36, random: 40 };
+  const RECORD = { hex: 0, timestamp: 24, counter: 28, machine: 32, processId: 36, random: 40, formLen: 45, form: 46 };
 
   const $ = (id) => document.getElementById(id);
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   const scriptUrl = document.currentScript.src;
 
-  /** An error the wasm reported: its message is shown as is. */
-  class OidError extends Error {}
+  /**
+   * An error the wasm reported: its message is shown as is. A second line, when there is one, is
+   * oid-core's "did you mean <id>?" hint; `hint` holds that id.
+   */
+  class OidError extends Error {
+    constructor(text) {
+      const [message, suggestion = ''] = text.split('\n', 2);
+      super(message);
+      this.suggestion = suggestion;
+      this.hint = suggestion.match(/[0-9a-f]{24}/)?.[0] ?? null;
+    }
+  }
 
   /** Calls into the wasm and reads its shared buffer. */
   class Oid {
@@ -55,7 +65,10 @@
       return ids;
     }
 
-    /** The fields of an id, decoded by oid-core; throws oid-core's message for bad input. */
+    /**
+     * The fields of an id read as pasted (hex, quoted, ObjectId("…"), {"$oid": "…"}), decoded by
+     * oid-core, with the name of the form it was in; throws oid-core's message for bad input.
+     */
     inspect(text) {
       const bytes = encoder.encode(text);
       const buffer = this.buffer();
@@ -71,6 +84,7 @@
         machine: word(RECORD.machine),
         processId: word(RECORD.processId),
         random: hex(record.subarray(RECORD.random, RECORD.random + 5)),
+        form: decoder.decode(record.subarray(RECORD.form, RECORD.form + record[RECORD.formLen])),
       };
     }
 
@@ -158,16 +172,32 @@
     });
   }
 
+  /** Wires a copy button: copies `text()` and says how it went in `status`. */
+  function copyButton(button, status, what, text) {
+    button.addEventListener('click', async () => {
+      status.classList.remove('error');
+      status.textContent = '';
+      const ok = await copy(text());
+      if (!ok) status.classList.add('error');
+      status.textContent = ok ? `Copied ${what} to the clipboard.` : `could not copy: select ${what} and copy it by hand`;
+    });
+  }
+
   function wireInspect(oid) {
     const input = $('inspect-input');
     const error = $('inspect-error');
+    const suggestion = $('inspect-suggestion');
     const result = $('inspect-result');
+    const status = $('inspect-status');
     const field = (name) => result.querySelector(`[data-field="${name}"]`);
+    let hinted = null;
     $('inspect-form').addEventListener('submit', (event) => {
       event.preventDefault();
+      status.textContent = '';
       try {
-        const id = oid.inspect(input.value.trim());
+        const id = oid.inspect(input.value);
         field('hex').textContent = id.hex;
+        field('form').textContent = id.form;
         field('utc').textContent = utc(id.timestamp);
         field('local').textContent = local(id.timestamp);
         field('timestamp').textContent = String(id.timestamp);
@@ -176,12 +206,23 @@
         field('legacy').textContent = `machine id ${hexNumber(id.machine, 6)}, process id ${id.processId} `
           + `(${hexNumber(id.processId, 4)}), counter ${id.counter}`;
         show(error, '');
+        suggestion.hidden = true;
         result.hidden = false;
       } catch (e) {
         result.hidden = true;
         show(error, e.message);
+        hinted = e.hint ?? null;
+        $('inspect-suggestion-text').textContent = e.suggestion ?? '';
+        suggestion.hidden = !hinted;
       }
     });
+    $('inspect-use').addEventListener('click', () => {
+      input.value = hinted;
+      $('inspect-form').requestSubmit();
+      input.focus();
+    });
+    copyButton($('inspect-copy'), status, 'the result', () => Array.from(result.querySelectorAll('dt'),
+      (dt) => `${dt.textContent}: ${dt.nextElementSibling.textContent}`).join('\n'));
   }
 
   /** Seconds since the epoch for a datetime-local value read in UTC or local time; null if empty. */
@@ -192,11 +233,44 @@
     return ms;
   }
 
+  /** A datetime-local value (seconds precision) for `secs` in UTC or local time. */
+  function dateTimeValue(secs, zone) {
+    const d = new Date(secs * 1000);
+    if (zone === 'utc') return d.toISOString().slice(0, 19);
+    const two = (n) => String(n).padStart(2, '0');
+    return `${String(d.getFullYear()).padStart(4, '0')}-${two(d.getMonth() + 1)}-${two(d.getDate())}`
+      + `T${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+  }
+
   function wireRange(oid) {
     const error = $('range-error');
     const result = $('range-result');
+    const status = $('range-status');
+    const zone = () => new FormData($('range-form')).get('zone');
+    // An id pasted into From or Until (in any form Inspect reads) stands for the second it was
+    // made in.
+    for (const [id, name] of [['range-from', 'From'], ['range-to', 'Until']]) {
+      $(id).addEventListener('paste', (event) => {
+        const text = event.clipboardData?.getData('text/plain') ?? '';
+        if (text.trim() === '') return;
+        event.preventDefault();
+        status.classList.remove('error');
+        try {
+          const pasted = oid.inspect(text);
+          $(id).value = dateTimeValue(pasted.timestamp, zone());
+          show(error, '');
+          status.textContent = `${name}: ${utc(pasted.timestamp)}, the second id ${pasted.hex} was made in.`;
+        } catch (e) {
+          status.textContent = '';
+          show(error, `${name}: not an ObjectId: ${e.message}` + (e.suggestion ? `; ${e.suggestion}` : ''));
+        }
+      });
+    }
+    copyButton($('range-json-copy'), status, 'the extended JSON filter', () => $('range-json').value);
+    copyButton($('range-shell-copy'), status, 'the mongosh filter', () => $('range-shell').value);
     $('range-form').addEventListener('submit', (event) => {
       event.preventDefault();
+      status.textContent = '';
       try {
         const zone = new FormData(event.target).get('zone');
         const from = millis($('range-from').value, zone, 'from');

@@ -399,6 +399,48 @@ mod tests {
         }
     }
 
+    /// The error our parser should give, written out from the rule with the standard library.
+    fn reference_error(s: &str) -> String {
+        let chars: Vec<char> = s.chars().collect();
+        if chars.len() != 24 {
+            return format!(
+                "invalid length: expected 24 hex characters, found {}",
+                chars.len()
+            );
+        }
+        match chars
+            .iter()
+            .enumerate()
+            .find(|(_, c)| !c.is_ascii_hexdigit())
+        {
+            Some((i, c)) => format!("invalid character {c:?} at index {i}: expected a hex digit"),
+            None => String::from("(no error: 24 hex digits)"),
+        }
+    }
+
+    #[test]
+    fn our_parser_agrees_with_the_reference_on_the_corpus() {
+        // The differential corpus, without the peers: every entry point accepts exactly what the
+        // reference decoder accepts, with the same bytes, and rejects with the reference's message.
+        for seed in [1, 2, 0xdead_beef] {
+            for case in corpus(seed) {
+                let s = case.input.as_str();
+                let parsed = oid_core::ObjectId::parse_str(s);
+                assert_eq!(
+                    parsed.map(|id| id.bytes()).ok(),
+                    reference_decode(s),
+                    "{s:?}"
+                );
+                if let Err(e) = parsed {
+                    assert_eq!(e.to_string(), reference_error(s), "{s:?}");
+                }
+                assert_eq!(oid_core::ObjectId::is_valid(s), parsed.is_ok(), "{s:?}");
+                assert_eq!(s.parse::<oid_core::ObjectId>(), parsed, "{s:?}");
+                assert_eq!(oid_core::ObjectId::try_from(s), parsed, "{s:?}");
+            }
+        }
+    }
+
     #[test]
     fn classes_have_the_shapes_their_docs_promise() {
         for case in corpus(7) {

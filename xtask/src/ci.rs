@@ -5,9 +5,28 @@ use xshell::cmd;
 
 use crate::util::{Result, Runner, ensure_targets, run, toolchain_targets};
 
-/// `cargo xtask ci`.
+/// The rough length of the whole run on a fresh 2-core machine with the build cache empty
+/// (measured; printed before the run starts).
+pub(crate) const ROUGH_MINUTES: u32 = 25;
+
+/// `cargo xtask ci`: prints the steps and their rough duration, then runs them.
 pub(crate) fn ci() -> Result {
+    let mut plan = Runner::plan()?;
+    steps(&mut plan);
+    eprintln!(
+        "cargo xtask ci: {} steps, about {ROUGH_MINUTES} minutes on a fresh 2-core machine",
+        plan.names().len()
+    );
+    for (i, name) in plan.names().iter().enumerate() {
+        eprintln!("  {:>3}. {name}", i + 1);
+    }
     let mut r = Runner::new()?;
+    steps(&mut r);
+    r.finish()
+}
+
+/// Every CI step, in order.
+fn steps(r: &mut Runner) {
     r.step("rustup targets (rust-toolchain.toml)", |sh| {
         let targets = toolchain_targets()?;
         let targets: Vec<&str> = targets.iter().map(String::as_str).collect();
@@ -26,16 +45,27 @@ pub(crate) fn ci() -> Result {
             "cargo clippy --workspace --all-targets --no-default-features -- -D warnings"
         ))
     });
-    // Includes xtask's own tests: the tidy checks (file length, import cycles, MSRV lines).
+    // Every member: the integrations test crate, the benches (type-checked by clippy above, the
+    // bench profile is not built: no step runs them) and xtask's own tests (the tidy checks).
     r.step("test (all features)", |sh| {
         run(cmd!(sh, "cargo test --workspace --all-features"))
     });
     r.step("test (no default features)", |sh| {
         run(cmd!(sh, "cargo test --workspace --no-default-features"))
     });
-    r.step("integrations (issue 13)", |sh| {
-        run(cmd!(sh, "cargo test -p oid-integrations"))
+    // The workspace runs above cover oid-bson's two features together (with bson's own
+    // `serde_path_to_error` feature) and neither; these are the two single choices.
+    r.step("bson-tests: oid-bson with bson-2 only, bson-3 only", |sh| {
+        run(cmd!(sh, "cargo test -p oid-bson-tests"))?;
+        run(cmd!(
+            sh,
+            "cargo test -p oid-bson-tests --no-default-features --features bson-3"
+        ))
     });
+    r.step(
+        "oid-core: oid! compile-fail tests (trybuild)",
+        crate::verify::ui_step,
+    );
     r.step("oid-std past capacity (release)", |sh| {
         run(cmd!(
             sh,
@@ -52,17 +82,48 @@ pub(crate) fn ci() -> Result {
         run(cmd!(sh, "cargo doc --workspace --no-deps --all-features")
             .env("RUSTDOCFLAGS", "-D warnings"))
     });
+    crate::release::ci_steps(r);
     r.step(
-        "msrv: the library crates with rust-version",
+        "msrv: every published crate with rust-version",
         crate::msrv::check,
     );
-    r.step("benches compile", |sh| {
-        run(cmd!(sh, "cargo bench -p oid-benches --no-run"))
-    });
-    crate::nostd::steps(&mut r);
+    crate::nostd::steps(r);
     r.step("web page: wasm + chromium", crate::web::build_and_test);
-    crate::firmware::ci_steps(&mut r);
-    crate::verify::ci_steps(&mut r);
-    crate::postgres::ci_step(&mut r);
-    r.finish()
+    crate::firmware::ci_steps(r);
+    crate::verify::ci_steps(r);
+    crate::postgres::ci_step(r);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_plan_lists_every_step_without_running_one() {
+        let start = std::time::Instant::now();
+        let mut plan = Runner::plan().unwrap();
+        steps(&mut plan);
+        let names = plan.names();
+        assert!(start.elapsed().as_secs() < 5, "planning ran something");
+        for expected in [
+            "fmt",
+            "clippy (all features)",
+            "test (all features)",
+            "oid-core: oid! compile-fail tests (trybuild)",
+            "release: cargo publish --workspace --dry-run",
+            "release: cargo deny check licenses bans sources",
+            "release: oid-bson's README driver example against mongodb",
+            "msrv: every published crate with rust-version",
+            "verify: feature combinations",
+        ] {
+            assert!(
+                names.iter().any(|n| n == expected),
+                "{expected} not in {names:?}"
+            );
+        }
+        let mut sorted = names.to_vec();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), names.len(), "step names repeat: {names:?}");
+    }
 }

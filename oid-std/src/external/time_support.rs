@@ -9,23 +9,23 @@
 //! let id: ObjectId = "6553f1003f2a91c8d4003039".parse()?;
 //! let t: OffsetDateTime = id.generation_time_as();
 //! assert_eq!(t.unix_timestamp(), 1_700_000_000);
-//! assert_eq!(ObjectId::min_for_time(t)?.to_hex(), "6553f1000000000000000000");
+//! assert_eq!(ObjectId::min_for_timestamp(t.to_oid_timestamp()?).to_hex(), "6553f1000000000000000000");
 //! let u: UtcDateTime = id.generation_time_as();
-//! assert_eq!(ObjectId::max_for_time(u)?.to_hex(), "6553f100ffffffffffffffff");
+//! assert_eq!(ObjectId::max_for_timestamp(u.to_oid_timestamp()?).to_hex(), "6553f100ffffffffffffffff");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use time::{OffsetDateTime, UtcDateTime};
 
-use crate::error::Error;
 use crate::sealed::Sealed;
 use crate::unix_time::UnixTime;
 use crate::unix_time::checked_timestamp;
+use oid_core::TimeOutOfRange;
 
 impl Sealed for OffsetDateTime {}
 
 impl UnixTime for OffsetDateTime {
-    fn to_oid_timestamp(&self) -> Result<u32, Error> {
+    fn to_oid_timestamp(&self) -> Result<u32, TimeOutOfRange> {
         // `unix_timestamp()` is floored (the time of day is never negative), any offset.
         checked_timestamp(self.unix_timestamp())
     }
@@ -40,7 +40,7 @@ impl UnixTime for OffsetDateTime {
 impl Sealed for UtcDateTime {}
 
 impl UnixTime for UtcDateTime {
-    fn to_oid_timestamp(&self) -> Result<u32, Error> {
+    fn to_oid_timestamp(&self) -> Result<u32, TimeOutOfRange> {
         checked_timestamp(self.unix_timestamp())
     }
 
@@ -60,7 +60,7 @@ mod tests {
         assert_eq!(epoch.to_oid_timestamp(), Ok(0));
         assert_eq!(
             (epoch - Duration::nanoseconds(1)).to_oid_timestamp(),
-            Err(Error::OUT_OF_RANGE)
+            Err(TimeOutOfRange::new())
         );
         let last = OffsetDateTime::from_unix_timestamp(i64::from(u32::MAX)).unwrap()
             + Duration::nanoseconds(999_999_999);
@@ -70,7 +70,7 @@ mod tests {
         assert_eq!(last.to_offset(offset).to_oid_timestamp(), Ok(u32::MAX));
         assert_eq!(
             (last + Duration::nanoseconds(1)).to_oid_timestamp(),
-            Err(Error::OUT_OF_RANGE)
+            Err(TimeOutOfRange::new())
         );
         assert_eq!(
             OffsetDateTime::from_oid_timestamp(u32::MAX).unix_timestamp(),
@@ -79,7 +79,7 @@ mod tests {
         let u = UtcDateTime::UNIX_EPOCH;
         assert_eq!(
             (u - Duration::nanoseconds(1)).to_oid_timestamp(),
-            Err(Error::OUT_OF_RANGE)
+            Err(TimeOutOfRange::new())
         );
         assert_eq!(UtcDateTime::from_oid_timestamp(7).unix_timestamp(), 7);
     }

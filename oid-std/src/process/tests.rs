@@ -60,7 +60,7 @@ fn a_new_second_starts_a_new_small_block() {
 fn clock_failure_errors_in_strict_mode_and_stamps_the_newest_second_otherwise() {
     let (s, l) = (shared(GuardKind::WipeOnFork), Local::new());
     let clock = ManualClock::new();
-    assert_eq!(strict(&s, &l, &clock), Err(Error::CLOCK_UNAVAILABLE));
+    assert_eq!(strict(&s, &l, &clock), Err(crate::error::CLOCK_UNAVAILABLE));
     assert_eq!(
         lenient(&s, &l, &clock).timestamp(),
         0,
