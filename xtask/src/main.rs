@@ -153,6 +153,15 @@ mod tests {
             let e = Cli::try_parse_from(args).unwrap_err();
             assert_ne!(e.exit_code(), 0, "{args:?}");
         }
+        // `ci --help` states the same rough duration `cargo xtask ci` prints before it starts.
+        let help = Cli::command()
+            .find_subcommand_mut("ci")
+            .map(|c| c.render_help().to_string())
+            .unwrap_or_default();
+        assert!(
+            help.contains(&format!("about {} minutes", ci::ROUGH_MINUTES)),
+            "{help}"
+        );
         assert!(matches!(
             Cli::try_parse_from(["xtask", "fuzz", "30"]).map(|c| c.command),
             Ok(Command::Fuzz { secs: 30 })
