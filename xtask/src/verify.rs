@@ -170,8 +170,10 @@ fn diff_step(sh: &Shell) -> Result {
 /// Builds every fuzz target once, then runs each for `secs` seconds from its committed seeds
 /// (`fuzz/corpus/<target>`, read only) plus a working corpus kept in the target directory.
 fn fuzz_step(sh: &Shell, secs: u64) -> Result {
-    provision::cargo_fuzz(sh)?;
-    let listed = cmd!(sh, "cargo +nightly fuzz list").read()?;
+    let path = provision::cargo_fuzz(sh)?;
+    let listed = cmd!(sh, "cargo +nightly fuzz list")
+        .env("PATH", &path)
+        .read()?;
     let mut listed: Vec<&str> = listed.lines().map(str::trim).collect();
     let mut ours = FUZZ_TARGETS.to_vec();
     listed.sort_unstable();
@@ -187,10 +189,7 @@ fn fuzz_step(sh: &Shell, secs: u64) -> Result {
     // assertions and overflow checks on; 16 codegen units (cargo-fuzz's default is 1: about
     // 20% longer to build here, for a similar number of executions in a short run).
     let flags = ["-s", "none", "-a", "--codegen-units", "16", "--target-dir"];
-    run(cmd!(
-        sh,
-        "cargo +nightly fuzz build {flags...} {fuzz_target_dir}"
-    ))?;
+    run(cmd!(sh, "cargo +nightly fuzz build {flags...} {fuzz_target_dir}").env("PATH", &path))?;
     let max_time = format!("-max_total_time={secs}");
     let mut failures = Vec::new();
     for t in FUZZ_TARGETS {
@@ -202,6 +201,7 @@ fn fuzz_step(sh: &Shell, secs: u64) -> Result {
             sh,
             "cargo +nightly fuzz run {flags...} {fuzz_target_dir} {t} {work} {seeds} -- {max_time} -timeout=10 -rss_limit_mb=2048 -print_final_stats=1"
         )
+        .env("PATH", &path)
         .ignore_status()
         .output()
         ?;
