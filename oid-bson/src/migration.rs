@@ -22,9 +22,9 @@
 //! # oid-bson = { version = "0.1", default-features = false, features = ["bson-3"] }
 //! ```
 //!
-//! Minimum versions: bson 2.13 (the `mongodb` 3.x driver itself asks for 2.15), bson 3.1 (what
-//! the driver's `bson-3` asks for), serde 1.0.200. An application whose lock file has older ones
-//! gets them updated by `cargo update -p bson -p serde` (semver-compatible).
+//! Minimum versions: bson 2.3 and bson 3.0 (oid-bson's tests pass with exactly those; the
+//! `mongodb` driver itself asks for 2.15 and 3.1), serde 1.0.200. An application whose lock file
+//! has older ones gets them updated by `cargo update -p bson -p serde` (semver-compatible).
 //!
 //! Before:
 //!
