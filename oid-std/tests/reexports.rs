@@ -9,9 +9,13 @@ use std::collections::BTreeSet;
 /// Every public item of oid-core, by name, as reachable through oid-std.
 #[allow(unused_imports)]
 mod use_every_core_item {
+    #[cfg(feature = "rkyv")]
+    use oid_std::ArchivedObjectId;
     use oid_std::Entropy;
     #[cfg(feature = "rand_core")]
     use oid_std::RngEntropy;
+    #[cfg(feature = "rand_core-0_6")]
+    use oid_std::rand_core_0_6;
     #[cfg(feature = "serde")]
     use oid_std::serde;
     use oid_std::{
@@ -23,6 +27,7 @@ mod use_every_core_item {
 
 /// The names in [`use_every_core_item`] (keep in step with it).
 const NAMED: &[&str] = &[
+    "ArchivedObjectId",
     "Clock",
     "Entropy",
     "EntropyError",
@@ -46,6 +51,7 @@ const NAMED: &[&str] = &[
     "TimeOutOfRange",
     "Upper",
     "oid",
+    "rand_core_0_6",
     "serde",
 ];
 

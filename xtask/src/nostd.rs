@@ -14,11 +14,21 @@ pub(crate) const CORE_FEATURES: &[&str] =
     &["serde", "defmt", "portable-atomic", "critical-section"];
 
 /// oid-core's integrations that build without std: each alone, then all together.
-pub(crate) const NOSTD_INTEGRATIONS: &[&str] = &["bytemuck", "zerocopy", "borsh", "rand_core"];
+pub(crate) const NOSTD_INTEGRATIONS: &[&str] = &[
+    "bytemuck",
+    "zerocopy",
+    "borsh",
+    "rand_core",
+    "rand_core-0_6",
+    "rkyv",
+];
 
 /// oid-core's integrations (and the features forwarding them): each follows the MSRV of the
 /// crate it integrates (sqlx, async-graphql, ... need a newer Rust than ours), so the MSRV
-/// check leaves them out.
+/// check leaves them out. juniper, ts-rs, specta, fake and poem-openapi build with Rust 1.85 at
+/// the locked versions (`cargo +1.85 check -p oid-core --lib --no-default-features
+/// --features=juniper,ts-rs,specta,fake,poem-openapi`), but they are heavy, so the MSRV step
+/// leaves them out too; `rkyv` and `rand_core-0_6` are light and no_std, so it checks them.
 pub(crate) const INTEGRATIONS: &[&str] = &[
     "arbitrary",
     "bytemuck",
@@ -28,6 +38,11 @@ pub(crate) const INTEGRATIONS: &[&str] = &[
     "schemars",
     "utoipa",
     "async-graphql",
+    "juniper",
+    "ts-rs",
+    "specta",
+    "fake",
+    "poem-openapi",
     "sqlx-postgres",
     "sqlx-sqlite",
     "postgres-types",
