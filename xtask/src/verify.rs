@@ -274,16 +274,18 @@ fn stress_step(sh: &Shell) -> Result {
 
 /// The features of a crate that only forward to oid-core's feature of the same name and that
 /// its own code never tests (`feature = "..."`): oid-core's own run covers them.
-fn forwarded_only(krate: &str, declared: &[String], sources: &str) -> Vec<String> {
+fn forwarded_only(
+    krate: &str,
+    declared: &[String],
+    sources: &str,
+    integrations: &[String],
+) -> Vec<String> {
     if krate == "oid-core" {
         return Vec::new();
     }
     declared
         .iter()
-        .filter(|f| {
-            crate::nostd::INTEGRATIONS.contains(&f.as_str())
-                && !sources.contains(&format!("feature = \"{f}\""))
-        })
+        .filter(|f| integrations.contains(f) && !sources.contains(&format!("feature = \"{f}\"")))
         .cloned()
         .collect()
 }
@@ -313,11 +315,17 @@ fn sources_under(dir: &std::path::Path) -> String {
 fn features_step(sh: &Shell) -> Result {
     let path = crate::provision::cargo_tools(sh)?;
     let root = project_root();
+    let integrations = crate::nostd::integrations()?;
     let mut failures = Vec::new();
     for krate in PUBLISHED {
         let dir = root.join(krate);
         let declared = declared_features(&std::fs::read_to_string(dir.join("Cargo.toml"))?);
-        let skip = forwarded_only(krate, &declared, &sources_under(&dir.join("src")));
+        let skip = forwarded_only(
+            krate,
+            &declared,
+            &sources_under(&dir.join("src")),
+            &integrations,
+        );
         let mut args = vec![
             "--each-feature".to_owned(),
             "--exclude-all-features".to_owned(),
@@ -390,14 +398,24 @@ mod tests {
     #[test]
     fn features_only_forwarded_to_oid_core_are_left_to_its_run() {
         let declared = ["serde", "rand_core", "sqlx-sqlite"].map(str::to_owned);
+        let integrations = ["rand_core", "sqlx-sqlite", "rkyv"].map(str::to_owned);
         let src = "#[cfg(feature = \"rand_core\")]\npub use oid_core::RngEntropy;\n";
-        assert_eq!(forwarded_only("oid-std", &declared, src), ["sqlx-sqlite"]);
-        assert!(forwarded_only("oid-core", &declared, "").is_empty());
+        assert_eq!(
+            forwarded_only("oid-std", &declared, src, &integrations),
+            ["sqlx-sqlite"]
+        );
+        assert!(forwarded_only("oid-core", &declared, "", &integrations).is_empty());
+        let integrations = crate::nostd::integrations().unwrap();
         // oid-std's SQL features have no code of their own today.
         let std = sources_under(&project_root().join("oid-std/src"));
         assert!(std.contains("feature = \"legacy\""));
         let manifest = std::fs::read_to_string(project_root().join("oid-std/Cargo.toml")).unwrap();
-        let skipped = forwarded_only("oid-std", &declared_features(&manifest), &std);
+        let skipped = forwarded_only(
+            "oid-std",
+            &declared_features(&manifest),
+            &std,
+            &integrations,
+        );
         assert!(skipped.iter().any(|f| f == "sqlx-postgres"), "{skipped:?}");
         assert!(!skipped.iter().any(|f| f == "legacy" || f == "serde"));
     }
