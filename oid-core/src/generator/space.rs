@@ -50,8 +50,9 @@ pub(super) const CAPACITY: u32 = 4;
 /// window's end), then the counter is re-tagged, by the opener or by whoever comes next; tags
 /// only move forward (a caller re-tags only after reading the window again and finding it
 /// unchanged, so a counter already tagged with a newer window is never tagged back). Every
-/// reservation reads the era before and after (a sequence lock): values taken while a reseed
-/// replaced the random value are thrown away, never paired with the other era's random value.
+/// reservation reads the era before and after (a sequence lock) and throws away a value whose
+/// era changed meanwhile; the contract is still that a reseed runs when nothing else takes ids
+/// (the model checker covers reservations racing each other and the clock, not a reseed).
 ///
 /// `Generator::next`'s fast path is one `fetch_add` on the counter word: it keeps the value
 /// only if the word carries the window's tag, lies less than 2^24 past the window's start and
