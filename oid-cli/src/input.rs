@@ -220,12 +220,34 @@ pub(crate) fn report(
     if err.interleaved() {
         out.flush()?;
     }
-    let _ = writeln!(
-        err,
-        "oid: {}: {}: {reason}",
-        item.position,
-        Shown(item.text)
-    );
+    // `oid: {position}: {shown}: {reason}`, with the two common parts written without the
+    // formatting machinery (an invalid line in bulk is mostly this message).
+    let _ = match item.position {
+        Position::Line(None, n) => {
+            let mut digits = [0u8; 20];
+            let mut i = digits.len();
+            let mut n = n;
+            loop {
+                i -= 1;
+                digits[i] = b'0' + (n % 10) as u8;
+                n /= 10;
+                if n == 0 {
+                    break;
+                }
+            }
+            err.write_all(b"oid: line ")
+                .and_then(|()| err.write_all(&digits[i..]))
+        }
+        position => write!(err, "oid: {position}"),
+    };
+    let _ = match Shown(item.text).plain() {
+        Some(text) => err
+            .write_all(b": \"")
+            .and_then(|()| err.write_all(text.as_bytes()))
+            .and_then(|()| err.write_all(b"\": ")),
+        None => write!(err, ": {}: ", Shown(item.text)),
+    };
+    let _ = writeln!(err, "{reason}");
     let hint = match reason {
         Invalid::Parse(e) => e.hint(),
         // A line's text is shown lossily or cut short; an id in it is still worth offering.
@@ -252,15 +274,24 @@ pub(crate) fn report(
 /// stays on one line whatever was read.
 pub(crate) struct Shown<'a>(pub(crate) &'a str);
 
+impl Shown<'_> {
+    /// The most characters shown.
+    const MAX_CHARS: usize = 40;
+
+    /// The text, when it is shown as it is between the quotes: short printable ASCII that needs
+    /// no escape (most invalid lines; `Debug` gives the same, one character at a time).
+    fn plain(&self) -> Option<&str> {
+        let plain = |b: u8| b.is_ascii_graphic() && b != b'"' && b != b'\\' || b == b' ';
+        (self.0.len() <= Self::MAX_CHARS && self.0.bytes().all(plain)).then_some(self.0)
+    }
+}
+
 impl fmt::Display for Shown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const MAX_CHARS: usize = 40;
-        // Short printable ASCII that needs no escape (most invalid lines): `Debug` would give
-        // the same text, one character at a time.
-        let plain = |b: &u8| b.is_ascii_graphic() && *b != b'"' && *b != b'\\' || *b == b' ';
-        if self.0.len() <= MAX_CHARS && self.0.bytes().all(|b| plain(&b)) {
+        const MAX_CHARS: usize = Shown::MAX_CHARS;
+        if let Some(text) = self.plain() {
             f.write_str("\"")?;
-            f.write_str(self.0)?;
+            f.write_str(text)?;
             return f.write_str("\"");
         }
         match self.0.char_indices().nth(MAX_CHARS) {

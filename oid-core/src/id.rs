@@ -43,8 +43,21 @@ use crate::error::FromSliceError;
         zerocopy::Unaligned
     )
 )]
+#[cfg_attr(
+    feature = "rkyv",
+    derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize),
+    rkyv(
+        derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash),
+        compare(PartialEq),
+        attr(
+            doc = "The 12 bytes of an id in an rkyv archive (feature `rkyv`), read in place after \
+                    rkyv's checked access; see `oid_core::ObjectId`'s rkyv support. Compares with \
+                    `ObjectId`, converts to it with `to_object_id` or `From`, and prints as it does."
+        )
+    )
+)]
 #[repr(transparent)]
-pub struct ObjectId([u8; 12]);
+pub struct ObjectId(pub(crate) [u8; 12]);
 
 impl ObjectId {
     /// The number of bytes in an ObjectId.

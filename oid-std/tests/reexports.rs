@@ -9,20 +9,25 @@ use std::collections::BTreeSet;
 /// Every public item of oid-core, by name, as reachable through oid-std.
 #[allow(unused_imports)]
 mod use_every_core_item {
+    #[cfg(feature = "rkyv")]
+    use oid_std::ArchivedObjectId;
     use oid_std::Entropy;
     #[cfg(feature = "rand_core")]
     use oid_std::RngEntropy;
+    #[cfg(feature = "rand_core-0_6")]
+    use oid_std::rand_core_0_6;
     #[cfg(feature = "serde")]
     use oid_std::serde;
     use oid_std::{
         Clock, EntropyError, Error, ErrorKind, FixedClock, FromSliceError, GenerateError,
-        Generator, Hex, IdRange, LegacyParts, ManualClock, ObjectId, ParseError, Parts,
-        TimeOutOfRange, Upper, oid,
+        Generator, Hex, IdBlock, IdRange, IdSpace, LegacyParts, ManualClock, ObjectId, ParseError,
+        Parts, TimeOutOfRange, Upper, oid,
     };
 }
 
 /// The names in [`use_every_core_item`] (keep in step with it).
 const NAMED: &[&str] = &[
+    "ArchivedObjectId",
     "Clock",
     "Entropy",
     "EntropyError",
@@ -34,7 +39,9 @@ const NAMED: &[&str] = &[
     "GenerateError",
     "Generator",
     "Hex",
+    "IdBlock",
     "IdRange",
+    "IdSpace",
     "LegacyParts",
     "ManualClock",
     "ObjectId",
@@ -46,6 +53,7 @@ const NAMED: &[&str] = &[
     "TimeOutOfRange",
     "Upper",
     "oid",
+    "rand_core_0_6",
     "serde",
 ];
 

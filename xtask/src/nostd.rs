@@ -14,25 +14,26 @@ pub(crate) const CORE_FEATURES: &[&str] =
     &["serde", "defmt", "portable-atomic", "critical-section"];
 
 /// oid-core's integrations that build without std: each alone, then all together.
-pub(crate) const NOSTD_INTEGRATIONS: &[&str] = &["bytemuck", "zerocopy", "borsh", "rand_core"];
-
-/// oid-core's integrations (and the features forwarding them): each follows the MSRV of the
-/// crate it integrates (sqlx, async-graphql, ... need a newer Rust than ours), so the MSRV
-/// check leaves them out.
-pub(crate) const INTEGRATIONS: &[&str] = &[
-    "arbitrary",
+pub(crate) const NOSTD_INTEGRATIONS: &[&str] = &[
     "bytemuck",
     "zerocopy",
     "borsh",
     "rand_core",
-    "schemars",
-    "utoipa",
-    "async-graphql",
-    "sqlx-postgres",
-    "sqlx-sqlite",
-    "postgres-types",
-    "rusqlite",
+    "rand_core-0_6",
+    "rkyv",
 ];
+
+/// oid-core's integrations: its features other than [`CORE_FEATURES`], read from its manifest.
+/// Each follows the MSRV of the crate it integrates, and the crates that forward one use the same
+/// feature name.
+pub(crate) fn integrations() -> crate::util::Result<Vec<String>> {
+    let manifest =
+        std::fs::read_to_string(crate::util::project_root().join("oid-core/Cargo.toml"))?;
+    Ok(crate::util::declared_features(&manifest)
+        .into_iter()
+        .filter(|f| !CORE_FEATURES.contains(&f.as_str()))
+        .collect())
+}
 
 /// The no_std targets: without compare-and-swap (Cortex-M0) and with it (Cortex-M4F).
 const TARGETS: &[&str] = &["thumbv6m-none-eabi", "thumbv7em-none-eabihf"];

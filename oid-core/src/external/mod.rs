@@ -12,12 +12,26 @@ mod async_graphql_support;
 mod borsh_support;
 #[cfg(feature = "bytemuck")]
 mod bytemuck_support;
+#[cfg(feature = "fake")]
+mod fake_support;
+#[cfg(feature = "juniper")]
+mod juniper_support;
+#[cfg(feature = "poem-openapi")]
+mod poem_openapi_support;
+#[cfg(feature = "rand_core-0_6")]
+pub mod rand_core_0_6_support;
 #[cfg(feature = "rand_core")]
 pub(crate) mod rand_core_support;
+#[cfg(feature = "rkyv")]
+mod rkyv_support;
 #[cfg(feature = "schemars")]
 mod schemars_support;
 #[cfg(feature = "serde")]
 pub mod serde_support;
+#[cfg(feature = "specta")]
+mod specta_support;
+#[cfg(feature = "ts-rs")]
+mod ts_rs_support;
 #[cfg(feature = "utoipa")]
 mod utoipa_support;
 #[cfg(feature = "zerocopy")]
@@ -27,11 +41,17 @@ mod zerocopy_support;
 /// (24 hex digits, either case). Shared by the schema integrations.
 ///
 /// [`ObjectId::parse_str`]: crate::ObjectId::parse_str
-#[cfg(any(feature = "schemars", feature = "utoipa"))]
+#[cfg(any(feature = "schemars", feature = "utoipa", feature = "poem-openapi"))]
 pub(crate) const HEX_PATTERN: &str = "^[0-9a-fA-F]{24}$";
 
-/// The description the schema integrations give the id type.
-#[cfg(any(feature = "schemars", feature = "utoipa"))]
+/// The description the schema integrations give the id type (and the doc comment of the
+/// TypeScript ones).
+#[cfg(any(
+    feature = "schemars",
+    feature = "utoipa",
+    feature = "poem-openapi",
+    feature = "ts-rs"
+))]
 pub(crate) const DESCRIPTION: &str =
     "A MongoDB ObjectId: 24 hexadecimal digits (12 bytes), written in lowercase.";
 
