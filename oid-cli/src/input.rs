@@ -1,7 +1,7 @@
 //! The ids a command reads: its arguments, the files given with `-f/--file` (`-` is standard
 //! input), or standard input when there are neither; one id per line.
 //!
-//! Each line is read with a cap of [`MAX_LINE`] bytes: a longer line is reported as too long
+//! Each line is read with a cap of [`MAX_LINE`](item::MAX_LINE) bytes: a longer line is reported as too long
 //! and skipped by streaming through it, never stored, so memory stays bounded whatever the
 //! input (a 1 GB line without a newline included). Surrounding whitespace (including the `\r` of
 //! CRLF files) is ignored, blank lines are skipped but still counted, a UTF-8 byte order mark
@@ -11,93 +11,22 @@
 use std::ffi::OsString;
 use std::fmt;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
-use oid_std::{ObjectId, PastedError};
+use oid_std::ObjectId;
 
 use crate::error::Error;
 use crate::stderr::Messages;
 
+mod item;
 mod lines;
 
 pub(crate) use self::lines::READ_BUFFER;
 use self::lines::lines;
 
-/// The longest line read, in bytes, without its line ending.
-pub(crate) const MAX_LINE: usize = 4096;
-
-/// Where an input came from, for messages: `argument 2`, `line 7` (standard input) or
-/// `ids.txt:7`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Position<'a> {
-    /// The n-th id argument (1-based).
-    Argument(usize),
-    /// The n-th line (1-based) of a file, or of standard input when the name is `None`.
-    Line(Option<&'a Path>, usize),
-}
-
-impl fmt::Display for Position<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Position::Argument(n) => write!(f, "argument {n}"),
-            Position::Line(None, n) => write!(f, "line {n}"),
-            Position::Line(Some(path), n) => write!(f, "{}:{n}", path.display()),
-        }
-    }
-}
-
-/// Why an input is not an id.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Invalid {
-    /// The text is not an id in any accepted form.
-    Parse(PastedError),
-    /// The line or argument is not UTF-8.
-    NotUtf8,
-    /// The line is longer than [`MAX_LINE`] bytes.
-    TooLong,
-}
-
-impl fmt::Display for Invalid {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Invalid::Parse(e) => e.fmt(f),
-            Invalid::NotUtf8 => f.write_str("not valid UTF-8"),
-            Invalid::TooLong => write!(f, "line too long: more than {MAX_LINE} bytes, skipped"),
-        }
-    }
-}
-
-/// One input: where it was, its text (trimmed; the start of it for a long line) and what it
-/// read as.
-#[derive(Debug)]
-pub(crate) struct Item<'a> {
-    pub(crate) position: Position<'a>,
-    pub(crate) text: &'a str,
-    pub(crate) id: Result<ObjectId, Invalid>,
-}
-
-fn item<'a>(position: Position<'a>, text: &'a str) -> Item<'a> {
-    // The common case first: exactly an id, nothing around it (what `parse_pasted` reads as
-    // bare hex, without the trimming and the look for other forms).
-    if text.len() == 24 {
-        if let Ok(id) = ObjectId::parse_str(text) {
-            return Item {
-                position,
-                text,
-                id: Ok(id),
-            };
-        }
-    }
-    let text = text.trim();
-    Item {
-        position,
-        text,
-        id: ObjectId::parse_pasted(text)
-            .map(|pasted| pasted.id())
-            .map_err(Invalid::Parse),
-    }
-}
+pub(crate) use self::item::{Invalid, Item, Position};
+use self::item::{LinesError, item};
 
 /// What a command reads.
 #[derive(Clone, Copy, Debug)]
@@ -182,24 +111,6 @@ pub(crate) fn for_each<E: Messages>(
     }
     seen.items = items;
     Ok(seen)
-}
-
-/// Why reading one source stopped early.
-enum LinesError {
-    /// The source could not be read.
-    Read(io::Error),
-    /// The callback stopped.
-    Stop(Error),
-}
-
-impl LinesError {
-    /// For standard input, a read error ends the command.
-    fn stdin(self) -> Error {
-        match self {
-            LinesError::Read(e) => Error::Read(e),
-            LinesError::Stop(e) => e,
-        }
-    }
 }
 
 /// Reports an invalid input on `err`: `oid: line 7: "xyz": <reason>`, then, when the input
@@ -303,8 +214,10 @@ impl fmt::Display for Shown<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::item::MAX_LINE;
     use super::lines::SHOWN_OF_LONG_LINE;
     use super::*;
+    use std::io;
 
     type Seen3 = (String, String, Result<ObjectId, Invalid>);
 

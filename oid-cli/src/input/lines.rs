@@ -6,7 +6,7 @@ use std::path::Path;
 
 use oid_std::ObjectId;
 
-use super::{Invalid, Item, LinesError, MAX_LINE, Position, item};
+use super::item::{Invalid, Item, LinesError, MAX_LINE, Position, item};
 use crate::error::Error;
 
 /// The read buffer of files and standard input: 64 KiB, so a read brings about 2,600 ids.
