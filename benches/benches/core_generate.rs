@@ -79,6 +79,18 @@ fn single(c: &mut Criterion) {
         })
     });
 
+    // The generator of commit a179c62, before the capacity rule moved into `IdSpace`: the
+    // side-by-side check that `next` kept its speed.
+    let a179_clock: &'static ManualClock = Box::leak(Box::new(ManualClock::at(1_700_000_000)));
+    let a179 = oid_benches::before::GeneratorA179::from_seed(a179_clock, [1, 2, 3, 4, 5], 0);
+    g.bench_function("Generator::next of a179c62 (before IdSpace)", |b| {
+        b.iter_custom(|iters| {
+            bursts(a179.clock(), iters, || {
+                black_box(a179.next());
+            })
+        })
+    });
+
     let gen_next = generator();
     g.bench_function("Generator::next", |b| {
         b.iter_custom(|iters| {

@@ -3,6 +3,7 @@
 //! tables and the commands are in this crate's README.
 
 pub mod before;
+pub mod before_std;
 
 /// The floor for parsing: a validated decode of 24 hex digits by arithmetic alone (no table, no
 /// branch per digit; the compiler vectorises it), returning plain bytes: no error value, no

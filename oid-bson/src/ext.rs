@@ -58,9 +58,8 @@ impl ObjectId {
     /// The creation time as bson's `DateTime` (whole seconds), as
     /// `bson::oid::ObjectId::timestamp` returns.
     ///
-    /// The type is `oid_bson::bson::DateTime`: bson 3's with the feature `bson-3` (the
-    /// default), bson 2's when only `bson-2` is on, exactly as the `mongodb` driver picks its
-    /// `bson`. [`timestamp_as`](ObjectId::timestamp_as) names the version explicitly.
+    /// The type is `oid_bson::bson::DateTime`: bson 2's with the default feature `bson-2`,
+    /// bson 3's when `bson-3` is on, exactly as the `mongodb` driver picks its `bson`. [`timestamp_as`](ObjectId::timestamp_as) names the version explicitly.
     ///
     /// # Examples
     ///

@@ -30,7 +30,7 @@ enum Ref {
     Pair { left: ObjectId, right: ObjectId },
 }
 
-/// Every container shape the issue names, with no attribute on any id.
+/// Every container shape, with no attribute on any id.
 #[derive(Serialize, Deserialize, PartialEq, Debug, Clone)]
 struct Model {
     #[serde(rename = "_id")]

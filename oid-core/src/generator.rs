@@ -1,62 +1,16 @@
-//! The lock-free generator: a [`Clock`], a seed, and the capacity rule that keeps every id
-//! unique.
-//!
-//! # The capacity rule
-//!
-//! One second and one random value hold 2^24 ids (the 3-byte counter). The generator keeps a
-//! *window*: the newest second it has stamped and the counter value that second started at.
-//! A counter value is handed out only while it lies less than 2^24 past the window's start, so
-//! the counters of one second never repeat, whatever the threads and batches. A reading of a
-//! later second opens a new window at the current counter; a reading of an *earlier* second
-//! (the clock stepped back) stamps the window's second, so a second is never reopened:
-//! timestamps never go below the newest second a generator has stamped.
-//!
-//! Two 64-bit atomics hold the state: the *window* (the second and the counter value it starts
-//! at) and the *counter* (the next counter value, tagged with the second of the window it is
-//! counted in). A batch, a fallible call and every slow path take their counters with one
-//! compare-and-swap on the tagged counter, after checking the bound against the window whose
-//! second equals the tag. Because the tag is part of the swapped word, a caller that read an
-//! older window can never take a value under a newer one: its swap fails and it starts over. A
-//! new window is opened at the counter's current value (at most the old window's end), then the
-//! counter is re-tagged (by the opener or by whoever comes next), so under every tag the counter
-//! starts at or after that tag's window start, and a swap never takes it past `start + 2^24`.
-//!
-//! [`Generator::next`] has a fast path (an id costs one `fetch_add`, as in oid-core 0.1): when
-//! the clock reads the window's second, it adds one to the counter word unconditionally and
-//! keeps the value it got only if that value carries the window's tag and lies less than 2^24
-//! past its start; otherwise the value is *wasted* (never handed out) and the slow path decides.
-//! Uniqueness does not depend on the waste: every value handed out under a tag, by swap or by
-//! `fetch_add`, is a distinct step of that tag's counter and lies within `[start, start + 2^24)`
-//! of the one window with that second, so the counters of one second never repeat modulo 2^24.
-//! The waste is bounded: a `next` call adds at most once and then waits (by swaps) for a later
-//! second, so one tag sees at most a few wasted steps per thread, far from the 2^32 that would
-//! make `next - start` wrap. The counter's value is the *high* half of its word, so the
-//! `fetch_add` wraps it modulo 2^32 exactly like the swap's `wrapping_add`; it never carries
-//! into the tag. Steps wasted on a spent second lie past its window's end, so the next window
-//! opens at that end (the counter goes on where the ids stopped), and steps wasted on the
-//! untagged counter of a fresh (or reseeded) generator are undone by its first re-tag; a step
-//! wasted in a race with a later opener (a stale window, a counter not yet re-tagged) costs one
-//! counter value.
+//! The lock-free generator: a [`Clock`] and an [`IdSpace`] (a random value, its counter and the
+//! capacity rule that keeps every id unique; see [`IdSpace`] for the rule and how it is kept).
 
 mod cell;
+mod space;
 
 use core::fmt;
 
-#[cfg(feature = "portable-atomic")]
-use portable_atomic as atomic;
-
-#[cfg(not(feature = "portable-atomic"))]
-use core::sync::atomic;
-
-use atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
-
-use self::cell::{Cell64, ONE, UNOPENED, UNTAGGED, counted, halves, tagged, uncounted};
 use crate::entropy::seed_from;
 use crate::{Clock, Entropy, EntropyError, GenerateError, ObjectId};
 
-/// Ids per second and random value: the 3-byte counter's range (4 in the loom model, so that a
-/// model checker can reach the edge).
-pub(crate) const CAPACITY: u32 = if cfg!(loom) { 4 } else { 1 << 24 };
+use self::space::{CAPACITY, Spent};
+pub use self::space::{IdBlock, IdSpace};
 
 /// Generates ObjectIds from a [`Clock`] and a seed: the 5-byte random value and the counter's
 /// start.
@@ -72,11 +26,15 @@ pub(crate) const CAPACITY: u32 = if cfg!(loom) { 4 } else { 1 << 24 };
 ///   stamped until the clock catches up (that second's capacity then serves the whole step).
 ///   When the clock does not know the time, ids carry the newest second stamped (0 before the
 ///   first reading).
+///   "Later" is the field's serial-number arithmetic: after `0xFFFFFFFF`
+///   (2106-02-07T06:28:15Z) the timestamp wraps to 0, and every second keeps its 2^24 ids (see
+///   [`IdSpace`]).
 /// * `&self` methods and `Sync`: share one generator between threads or interrupt handlers;
 ///   `from_seed` is a `const fn`, so it can be a `static`.
-/// * Lock-free where the target has 64-bit atomics: below the capacity, [`next`](Self::next)
-///   costs two loads and one `fetch_add`, and the other methods two loads and one
-///   compare-and-swap of 64-bit words. With the `portable-atomic` feature the
+/// * Lock-free where the target has 64-bit atomics (a [`reseed`](Self::reseed) makes others
+///   wait for its few stores): below the capacity, [`next`](Self::next) costs three loads and
+///   one `fetch_add`, and the other methods four loads and one compare-and-swap of 64-bit
+///   words. With the `portable-atomic` feature the
 ///   atomics come from `portable-atomic`, so targets without compare-and-swap or without 64-bit
 ///   atomics (thumbv6m, thumbv7em, riscv32) work once the final binary enables its
 ///   `critical-section` (or single-core) support. Without that feature the generator exists only
@@ -98,27 +56,11 @@ pub(crate) const CAPACITY: u32 = if cfg!(loom) { 4 } else { 1 << 24 };
 /// ```
 pub struct Generator<C: Clock> {
     clock: C,
-    /// `(next << 32) | second` ([`counted`]): the next counter value (only its low 24 bits are
-    /// used, so the natural wrap of the 32-bit half is also the spec's wrap), tagged with the
-    /// second of the window it is counted in (`UNTAGGED` before the first window).
-    counter: Cell64,
-    /// `(second << 32) | start`: the newest second stamped and the counter value its window
-    /// starts at, or `UNOPENED`.
-    window: Cell64,
-    /// Random bytes 0..4, big-endian.
-    random_hi: atomic::AtomicU32,
-    /// Random byte 4.
-    random_lo: atomic::AtomicU32,
+    /// The random value, the counter and the capacity window.
+    ids: IdSpace,
 }
 
-/// A reservation got nothing: the window's second is spent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Spent;
-
-/// `from_seed` and `from_legacy` are `const fn`s, except in the loom model, whose atomics cannot be made in a
-/// constant.
-macro_rules! from_seed_fn {
-    ($($const:ident)?) => {
+impl<C: Clock> Generator<C> {
     /// A generator with a given random value and counter start; `const`, so it can be a
     /// `static`. Use it with seeds from a real entropy source, or for deterministic tests.
     ///
@@ -130,15 +72,21 @@ macro_rules! from_seed_fn {
     /// assert_eq!(generator.next().to_parts().counter, 0xffffff);
     /// assert_eq!(generator.next().to_parts().counter, 0);
     /// ```
-    pub $($const)? fn from_seed(clock: C, random: [u8; 5], counter: u32) -> Self {
+    #[cfg(not(loom))]
+    pub const fn from_seed(clock: C, random: [u8; 5], counter: u32) -> Self {
         Generator {
             clock,
-            counter: Cell64::new(counted(UNTAGGED, counter)),
-            window: Cell64::new(UNOPENED),
-            random_hi: atomic::AtomicU32::new(u32::from_be_bytes([
-                random[0], random[1], random[2], random[3],
-            ])),
-            random_lo: atomic::AtomicU32::new(random[4] as u32),
+            ids: IdSpace::new(random, counter),
+        }
+    }
+
+    /// A generator with a given random value and counter start (not `const` in the loom
+    /// model, whose atomics cannot be made in a constant).
+    #[cfg(loom)]
+    pub fn from_seed(clock: C, random: [u8; 5], counter: u32) -> Self {
+        Generator {
+            clock,
+            ids: IdSpace::new(random, counter),
         }
     }
 
@@ -154,19 +102,16 @@ macro_rules! from_seed_fn {
     /// assert_eq!(id.to_hex(), "507f1f77bcf86cd799439011");
     /// assert_eq!(id.to_legacy_parts().process_id, 0xd799);
     /// ```
-    pub $($const)? fn from_legacy(clock: C, machine: u32, process_id: u16, counter: u32) -> Self {
-        let m = machine.to_be_bytes();
-        let p = process_id.to_be_bytes();
-        Self::from_seed(clock, [m[1], m[2], m[3], p[0], p[1]], counter)
-    }
-    };
-}
-
-impl<C: Clock> Generator<C> {
     #[cfg(not(loom))]
-    from_seed_fn!(const);
+    pub const fn from_legacy(clock: C, machine: u32, process_id: u16, counter: u32) -> Self {
+        Self::from_seed(clock, legacy_random(machine, process_id), counter)
+    }
+
+    /// A generator in the legacy layout (not `const` in the loom model).
     #[cfg(loom)]
-    from_seed_fn!();
+    pub fn from_legacy(clock: C, machine: u32, process_id: u16, counter: u32) -> Self {
+        Self::from_seed(clock, legacy_random(machine, process_id), counter)
+    }
 
     /// A generator seeded from `entropy`: 5 bytes for the random value and 3 for the counter's
     /// start.
@@ -223,13 +168,7 @@ impl<C: Clock> Generator<C> {
     /// assert_eq!((parts.random, parts.counter), ([9; 5], 100));
     /// ```
     pub fn reseed(&self, random: [u8; 5], counter: u32) {
-        self.random_hi.store(
-            u32::from_be_bytes([random[0], random[1], random[2], random[3]]),
-            Relaxed,
-        );
-        self.random_lo.store(u32::from(random[4]), Relaxed);
-        self.window.store(UNOPENED, Release);
-        self.counter.store(counted(UNTAGGED, counter), Release);
+        self.ids.reseed(random, counter);
     }
 
     /// Reseeds from `entropy` (see [`reseed`](Self::reseed)).
@@ -270,10 +209,24 @@ impl<C: Clock> Generator<C> {
     /// ```
     #[inline]
     pub fn random(&self) -> [u8; 5] {
-        use atomic::Ordering::Relaxed;
-        let hi = self.random_hi.load(Relaxed).to_be_bytes();
-        let lo = self.random_lo.load(Relaxed) as u8;
-        [hi[0], hi[1], hi[2], hi[3], lo]
+        self.ids.random()
+    }
+
+    /// The id space this generator hands out ids from: for block reservations of your own
+    /// ([`IdSpace::reserve`]), which share the generator's capacity.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{FixedClock, Generator};
+    /// let generator = Generator::from_seed(FixedClock::at(9), [0; 5], 0);
+    /// let block = generator.ids().reserve(Some(9), 100)?;
+    /// assert_eq!(block.len(), 100);
+    /// assert_eq!(generator.next().to_parts().counter, 100);
+    /// # Ok::<(), oid_core::GenerateError>(())
+    /// ```
+    pub const fn ids(&self) -> &IdSpace {
+        &self.ids
     }
 
     /// The clock's reading, wrapped to the 32-bit field.
@@ -281,105 +234,6 @@ impl<C: Clock> Generator<C> {
     fn read(&self) -> Option<u32> {
         // Wraps modulo 2^32, as the timestamp field does.
         self.clock.unix_seconds().map(|secs| secs as u32)
-    }
-
-    /// Reserves `want` (1..=2^24) consecutive counter values for one second and returns that
-    /// second, the first value and how many were reserved: all of `want`, or with `partial`
-    /// as many as the second has left (at least one).
-    ///
-    /// `reading` is the clock's second (`None`: unknown, then the window's second is used).
-    fn reserve(
-        &self,
-        reading: Option<u32>,
-        want: u32,
-        partial: bool,
-    ) -> Result<(u32, u32, u32), Spent> {
-        debug_assert!((1..=CAPACITY).contains(&want));
-        loop {
-            let window = self.window.load(Acquire);
-            let counter = self.counter.load(Acquire);
-            let (secs, start) = halves(window);
-            let (tag, next) = uncounted(counter);
-            let open = match reading {
-                // A later second (or the first reading): open its window.
-                Some(now) if window == UNOPENED || now > secs => Some(now),
-                None if window == UNOPENED => Some(0),
-                // The same second, an earlier one (the clock stepped back), or no reading: the
-                // newest second.
-                _ => None,
-            };
-            if window != UNOPENED && tag != secs {
-                if tag != UNTAGGED && tag > secs {
-                    // The counter is already tagged with a newer window than the one read.
-                    continue;
-                }
-                // The window was opened but the counter not yet re-tagged: do it for the opener
-                // (tags only ever move forward, to the current window). An untagged counter
-                // (the first window) was never handed out, whatever `next`'s fast path added
-                // to it meanwhile: it goes back to the window's start, so no value is skipped.
-                // (A second `u32::MAX` equals `UNTAGGED` and never comes here.)
-                let value = if tag == UNTAGGED { start } else { next };
-                let _ =
-                    self.counter
-                        .compare_exchange(counter, counted(secs, value), AcqRel, Acquire);
-                continue;
-            }
-            if let Some(now) = open {
-                self.open(window, counter, now);
-                continue;
-            }
-            // Under this tag the counter stays within [start, start + 2^24].
-            let left = CAPACITY - next.wrapping_sub(start).min(CAPACITY);
-            let n = if left >= want {
-                want
-            } else if partial && left > 0 {
-                left
-            } else {
-                return Err(Spent);
-            };
-            if self
-                .counter
-                .compare_exchange_weak(
-                    counter,
-                    counted(secs, next.wrapping_add(n)),
-                    AcqRel,
-                    Acquire,
-                )
-                .is_ok()
-            {
-                return Ok((secs, next, n));
-            }
-        }
-    }
-
-    /// Replaces the window `seen` with one for `secs` starting at the counter's value (unless
-    /// another caller replaced it first), then tags the counter with it. `counter` carries the
-    /// tag of `seen` (or is untagged when `seen` is `UNOPENED`).
-    ///
-    /// A counter past the end of `seen` (`start + 2^24`) holds only increments wasted by
-    /// `next`'s fast path on the spent second, never handed out: the new window starts at that
-    /// end instead, so the counter goes on where the ids stopped.
-    #[cold]
-    fn open(&self, seen: u64, counter: u64, secs: u32) {
-        let (_, mut next) = uncounted(counter);
-        if seen != UNOPENED {
-            let (_, start) = halves(seen);
-            next = start.wrapping_add(next.wrapping_sub(start).min(CAPACITY));
-        }
-        let mut window = tagged(secs, next);
-        if window == UNOPENED {
-            // A start one lower is still a valid (one value smaller) window.
-            window -= 1;
-        }
-        if self
-            .window
-            .compare_exchange(seen, window, AcqRel, Acquire)
-            .is_ok()
-        {
-            let _ = self
-                .counter
-                .compare_exchange(counter, counted(secs, next), AcqRel, Acquire);
-        }
     }
 
     /// The next id, never failing and never a repeat.
@@ -411,41 +265,21 @@ impl<C: Clock> Generator<C> {
         // slow, e.g. an RTC on a bus). The id is built once, after the paths join: building it
         // in each and merging them cost a store-forwarding stall (about 3 ns per id).
         let reading = self.read();
-        let (secs, counter) = self
-            .next_fast(reading)
-            .unwrap_or_else(|| self.next_slow(reading));
-        self.make(secs, counter)
-    }
-
-    /// The fast path of [`next`](Self::next): its second and counter, or `None` for the slow
-    /// path.
-    ///
-    /// `Relaxed` suffices: a window with second `secs` has one start (seconds are never
-    /// reopened), so even a stale window read gives the right bound for its tag, and the
-    /// `fetch_add` is ordered with every other change of the counter by the counter alone. The
-    /// tag check is what keeps a caller preempted for a long time (while the counter went
-    /// around 2^32) from taking a value under a window long gone.
-    #[inline(always)]
-    fn next_fast(&self, reading: Option<u32>) -> Option<(u32, u32)> {
-        let now = reading?;
-        let window = self.window.load(Relaxed);
-        let (secs, start) = halves(window);
-        if now != secs || window == UNOPENED {
-            return None;
+        match reading.and_then(|now| self.ids.take_one(now)) {
+            Some(id) => id,
+            None => self.next_slow(reading),
         }
-        let (tag, next) = uncounted(self.counter.fetch_add(ONE, Relaxed));
-        (tag == secs && next.wrapping_sub(start) < CAPACITY).then_some((secs, next))
     }
 
     /// [`next`](Self::next) when its fast path did not take a value: a new second, a spent
     /// one, no reading, or a race with an opener.
     #[cold]
     #[inline(never)]
-    fn next_slow(&self, mut reading: Option<u32>) -> (u32, u32) {
+    fn next_slow(&self, mut reading: Option<u32>) -> ObjectId {
         loop {
-            match self.reserve(reading, 1, false) {
-                Ok((secs, c, _)) => return (secs, c),
-                Err(Spent) => {
+            match self.ids.take(reading, 1, false) {
+                Ok(block) => return block.first_id(),
+                Err(Spent(_)) => {
                     self.clock.wait();
                     reading = self.read();
                 }
@@ -476,15 +310,10 @@ impl<C: Clock> Generator<C> {
     #[inline]
     pub fn try_next(&self) -> Result<ObjectId, GenerateError> {
         let secs = self.read().ok_or(GenerateError::CLOCK_UNAVAILABLE)?;
-        match self.reserve(Some(secs), 1, false) {
-            Ok((secs, c, _)) => Ok(self.make(secs, c)),
-            Err(Spent) => Err(GenerateError::CAPACITY_EXHAUSTED),
+        match self.ids.take(Some(secs), 1, false) {
+            Ok(block) => Ok(block.first_id()),
+            Err(Spent(_)) => Err(GenerateError::CAPACITY_EXHAUSTED),
         }
-    }
-
-    #[inline]
-    fn make(&self, secs: u32, counter: u32) -> ObjectId {
-        ObjectId::from_parts(secs, self.random(), counter)
     }
 
     /// Fills `out` with new ids, never failing and never repeating one. Ids of one second are
@@ -508,13 +337,12 @@ impl<C: Clock> Generator<C> {
         let mut rest = out;
         while !rest.is_empty() {
             let want = u32::try_from(rest.len()).map_or(CAPACITY, |n| n.min(CAPACITY));
-            match self.reserve(self.read(), want, true) {
-                Ok((secs, start, n)) => {
-                    let (head, tail) = rest.split_at_mut(n as usize);
-                    self.write(secs, start, head);
-                    rest = tail;
+            match self.ids.take(self.read(), want, true) {
+                Ok(block) => {
+                    let n = block.write(rest);
+                    rest = &mut rest[n..];
                 }
-                Err(Spent) => self.clock.wait(),
+                Err(Spent(_)) => self.clock.wait(),
             }
         }
     }
@@ -549,29 +377,20 @@ impl<C: Clock> Generator<C> {
             .ok()
             .filter(|&n| n <= CAPACITY)
             .ok_or(GenerateError::CAPACITY_EXHAUSTED)?;
-        let (secs, start, _) = self
-            .reserve(Some(secs), want, false)
-            .map_err(|Spent| GenerateError::CAPACITY_EXHAUSTED)?;
-        self.write(secs, start, out);
+        let block = self
+            .ids
+            .take(Some(secs), want, false)
+            .map_err(|Spent(_)| GenerateError::CAPACITY_EXHAUSTED)?;
+        block.write(out);
         Ok(())
     }
+}
 
-    fn write(&self, secs: u32, start: u32, out: &mut [ObjectId]) {
-        let t = secs.to_be_bytes();
-        let r = self.random();
-        let mut bytes = [
-            t[0], t[1], t[2], t[3], r[0], r[1], r[2], r[3], r[4], 0, 0, 0,
-        ];
-        let mut counter = start;
-        for slot in out {
-            let c = counter.to_be_bytes();
-            bytes[9] = c[1];
-            bytes[10] = c[2];
-            bytes[11] = c[3];
-            *slot = ObjectId::from_bytes(bytes);
-            counter = counter.wrapping_add(1);
-        }
-    }
+/// The random value of the legacy layout: the machine id's low 3 bytes, the process id's 2.
+const fn legacy_random(machine: u32, process_id: u16) -> [u8; 5] {
+    let m = machine.to_be_bytes();
+    let p = process_id.to_be_bytes();
+    [m[1], m[2], m[3], p[0], p[1]]
 }
 
 impl<C: Clock + fmt::Debug> fmt::Debug for Generator<C> {
@@ -583,5 +402,7 @@ impl<C: Clock + fmt::Debug> fmt::Debug for Generator<C> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, loom))]
+mod loom_tests;
+#[cfg(all(test, not(loom)))]
 mod tests;

@@ -33,6 +33,8 @@ mod fmt;
 mod generator;
 mod id;
 mod lenient;
+#[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
+mod loom;
 mod macros;
 mod parse;
 mod parts;
@@ -53,7 +55,7 @@ pub use crate::external::rand_core_support::RngEntropy;
 pub use crate::external::serde_support as serde;
 pub use crate::fmt::Hex;
 #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
-pub use crate::generator::Generator;
+pub use crate::generator::{Generator, IdBlock, IdSpace};
 #[cfg(feature = "rkyv")]
 pub use crate::id::ArchivedObjectId;
 pub use crate::id::ObjectId;

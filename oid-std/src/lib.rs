@@ -16,7 +16,6 @@ mod process;
 mod sealed;
 mod sys;
 mod unix_time;
-mod window;
 
 pub use crate::clock::{CoarseClock, SystemClock};
 pub use crate::entropy::OsEntropy;

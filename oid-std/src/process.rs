@@ -2,10 +2,10 @@
 //!
 //! # Layout of the state
 //!
-//! * [`SHARED`] (one cache line): the process's *identity* (the 5-byte random value, the
-//!   process id, whether it came from the fallback mix), its owner word (which epoch and
-//!   process drew it), and two [`Counter`]s with their capacity windows: the ids' and the
-//!   legacy layout's.
+//! * [`SHARED`] (one cache line): the process's *identity* (its owner word: which epoch and
+//!   process drew it, and whether it came from the fallback mix), and two
+//!   [`IdSpace`]s (a random value, its counter and capacity window): the ids' and the legacy
+//!   layout's (whose random value is unused: the machine and process ids take its place).
 //! * A [`Guard`] (see [`crate::fork`]): the epoch word, zero in every child, on a
 //!   `MADV_WIPEONFORK` page on Linux; and the lock held while an identity is drawn.
 //! * Per thread ([`LOCAL`]): a block of counter values reserved from `SHARED` in one
@@ -16,9 +16,10 @@
 //!
 //! # Why the ids stay unique
 //!
-//! * **Within a process:** every counter value is reserved through the capacity window of
-//!   [`crate::window`]: within one second at most 2^24 values, each once, the unused rest of a
-//!   block counting as used, a block at the edge of a second cut to what is left. When a second
+//! * **Within a process:** every counter value is reserved through oid-core's
+//!   [`IdSpace::reserve`], the one capacity rule of the workspace: within one second at most
+//!   2^24 values, each once, the unused rest of a block counting as used, a block at the edge
+//!   of a second cut to what is left. When a second
 //!   is spent, `new()` sleeps until the clock's next second ([`Clock::wait`]) and `try_new()`
 //!   returns an error of kind `CapacityExhausted`. Timestamps never go below the newest second
 //!   the process has stamped (a clock stepping back keeps stamping that second, from its
@@ -36,15 +37,14 @@
 use std::cell::Cell;
 use std::hash::{DefaultHasher, Hasher};
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
-use std::sync::atomic::{AtomicU32, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
 use std::time::SystemTime;
 
-use oid_core::{Clock, Entropy, EntropyError, ObjectId};
+use oid_core::{Clock, Entropy, EntropyError, IdBlock, IdSpace, ObjectId};
 
 use crate::entropy::OsEntropy;
 use crate::error::Error;
 use crate::fork::{Guard, GuardKind};
-use crate::window::{Counter, Range, Spent};
 
 /// The largest counter block a thread reserves at once.
 pub(crate) const MAX_BLOCK: u32 = 256;
@@ -52,9 +52,6 @@ pub(crate) const MAX_BLOCK: u32 = 256;
 /// Keeps the wrapped value on a cache line (two, against adjacent-line prefetch) of its own.
 #[repr(align(128))]
 struct CacheLine<T>(T);
-
-/// Marks the random value as drawn from the fallback mix.
-const WEAK: u64 = 1 << 40;
 
 /// A block's clock reading when the clock gave none.
 const NO_READING: u64 = u64::MAX;
@@ -115,10 +112,10 @@ impl Mode for Lenient {
     }
 }
 
-/// The values that set this process's ids apart: drawn once per process (again in a child).
+/// The process's identity: drawn once per process (again in a child); its random value is in
+/// `Shared::ids`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Identity {
-    pub(crate) random: [u8; 5],
     /// Drawn from the fallback mix, not from the OS random source.
     pub(crate) weak: bool,
     /// The process id when it was drawn (the legacy layout's process id).
@@ -132,12 +129,12 @@ pub(crate) struct Identity {
 pub(crate) struct Shared {
     /// `(epoch << 32) | pid` of the identity below; 0 before the first.
     owner: AtomicU64,
-    /// The random value in bits 0..40, and `WEAK` when it came from the fallback mix.
-    random: AtomicU64,
-    /// The ids' counter.
-    counter: Counter,
-    /// The legacy layout's counter.
-    legacy_counter: Counter,
+    /// The identity's random value came from the fallback mix.
+    weak: AtomicBool,
+    /// The ids' random value, counter and capacity window.
+    ids: IdSpace,
+    /// The legacy layout's counter and capacity window.
+    legacy_ids: IdSpace,
     /// The last epoch number handed out. In ordinary memory: a child continues from its
     /// parent's number.
     last_epoch: AtomicU32,
@@ -149,9 +146,9 @@ impl Shared {
     const fn new(guard: Option<Guard>) -> Shared {
         Shared {
             owner: AtomicU64::new(0),
-            random: AtomicU64::new(0),
-            counter: Counter::new(),
-            legacy_counter: Counter::new(),
+            weak: AtomicBool::new(false),
+            ids: IdSpace::new([0; 5], 0),
+            legacy_ids: IdSpace::new([0; 5], 0),
             last_epoch: AtomicU32::new(0),
             guard,
         }
@@ -180,14 +177,11 @@ impl Shared {
         let g = self.guard();
         loop {
             if let Some(owner) = self.current_owner(&g) {
-                let v = self.random.load(Relaxed);
-                let weak = v & WEAK != 0;
+                let weak = self.weak.load(Relaxed);
                 if weak {
                     M::weak_seed()?;
                 }
-                let b = v.to_be_bytes();
                 return Ok(Identity {
-                    random: [b[3], b[4], b[5], b[6], b[7]],
                     weak,
                     pid: owner as u32,
                     epoch: (owner >> 32) as u32,
@@ -231,13 +225,13 @@ impl Shared {
                 true
             }
         };
-        let random = u64::from_be_bytes([0, 0, 0, buf[0], buf[1], buf[2], buf[3], buf[4]]);
-        self.random
-            .store(random | if weak { WEAK } else { 0 }, Relaxed);
-        self.counter
-            .reset(u32::from_be_bytes([0, buf[5], buf[6], buf[7]]));
-        self.legacy_counter
-            .reset(u32::from_be_bytes([0, buf[8], buf[9], buf[10]]));
+        self.weak.store(weak, Relaxed);
+        self.ids.reseed(
+            [buf[0], buf[1], buf[2], buf[3], buf[4]],
+            u32::from_be_bytes([0, buf[5], buf[6], buf[7]]),
+        );
+        self.legacy_ids
+            .reseed([0; 5], u32::from_be_bytes([0, buf[8], buf[9], buf[10]]));
         let epoch = loop {
             let e = self.last_epoch.fetch_add(1, Relaxed).wrapping_add(1);
             if e != 0 {
@@ -434,17 +428,19 @@ fn refill<M: Mode, C: Clock>(
     } else {
         1
     };
-    let Range { secs, first, len } = loop {
-        match s.counter.reserve(reading_secs(reading), want) {
-            Ok(r) => break r,
-            Err(Spent) => {
+    let block: IdBlock = loop {
+        match s.ids.reserve(reading_secs(reading), want) {
+            Ok(b) => break b,
+            Err(_) => {
                 M::spent()?;
                 clock.wait();
                 reading = read::<M>(clock)?;
             }
         }
     };
-    let (hi, lo) = pack(id.random);
+    let (secs, first, len) = (block.timestamp(), block.first(), block.len());
+    // The block's own random value: the one its counter values were reserved under.
+    let (hi, lo) = pack(block.random());
     l.guard.set(Some(id.guard.epoch));
     l.epoch.set(id.epoch);
     l.reading.set(reading);
@@ -477,16 +473,16 @@ fn next_legacy_in<M: Mode, C: Clock>(
     let id = s.identity::<M>(&mut OsEntropy)?;
     let mut reading = read::<M>(clock)?;
     loop {
-        match s.legacy_counter.reserve(reading_secs(reading), 1) {
-            Ok(r) => {
+        match s.legacy_ids.reserve(reading_secs(reading), 1) {
+            Ok(b) => {
                 return Ok(ObjectId::from_legacy_parts(
-                    r.secs,
+                    b.timestamp(),
                     machine,
                     id.pid as u16,
-                    r.first,
+                    b.first(),
                 ));
             }
-            Err(Spent) => {
+            Err(_) => {
                 M::spent()?;
                 clock.wait();
                 reading = read::<M>(clock)?;

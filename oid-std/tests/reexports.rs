@@ -20,8 +20,8 @@ mod use_every_core_item {
     use oid_std::serde;
     use oid_std::{
         Clock, EntropyError, Error, ErrorKind, FixedClock, FromSliceError, GenerateError,
-        Generator, Hex, IdRange, LegacyParts, ManualClock, ObjectId, ParseError, Parts,
-        TimeOutOfRange, Upper, oid,
+        Generator, Hex, IdBlock, IdRange, IdSpace, LegacyParts, ManualClock, ObjectId, ParseError,
+        Parts, TimeOutOfRange, Upper, oid,
     };
 }
 
@@ -39,7 +39,9 @@ const NAMED: &[&str] = &[
     "GenerateError",
     "Generator",
     "Hex",
+    "IdBlock",
     "IdRange",
+    "IdSpace",
     "LegacyParts",
     "ManualClock",
     "ObjectId",

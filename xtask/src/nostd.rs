@@ -23,31 +23,17 @@ pub(crate) const NOSTD_INTEGRATIONS: &[&str] = &[
     "rkyv",
 ];
 
-/// oid-core's integrations (and the features forwarding them): each follows the MSRV of the
-/// crate it integrates (sqlx, async-graphql, ... need a newer Rust than ours), so the MSRV
-/// check leaves them out. juniper, ts-rs, specta, fake and poem-openapi build with Rust 1.85 at
-/// the locked versions (`cargo +1.85 check -p oid-core --lib --no-default-features
-/// --features=juniper,ts-rs,specta,fake,poem-openapi`), but they are heavy, so the MSRV step
-/// leaves them out too; `rkyv` and `rand_core-0_6` are light and no_std, so it checks them.
-pub(crate) const INTEGRATIONS: &[&str] = &[
-    "arbitrary",
-    "bytemuck",
-    "zerocopy",
-    "borsh",
-    "rand_core",
-    "schemars",
-    "utoipa",
-    "async-graphql",
-    "juniper",
-    "ts-rs",
-    "specta",
-    "fake",
-    "poem-openapi",
-    "sqlx-postgres",
-    "sqlx-sqlite",
-    "postgres-types",
-    "rusqlite",
-];
+/// oid-core's integrations: its features other than [`CORE_FEATURES`], read from its manifest.
+/// Each follows the MSRV of the crate it integrates, and the crates that forward one use the same
+/// feature name.
+pub(crate) fn integrations() -> crate::util::Result<Vec<String>> {
+    let manifest =
+        std::fs::read_to_string(crate::util::project_root().join("oid-core/Cargo.toml"))?;
+    Ok(crate::util::declared_features(&manifest)
+        .into_iter()
+        .filter(|f| !CORE_FEATURES.contains(&f.as_str()))
+        .collect())
+}
 
 /// The no_std targets: without compare-and-swap (Cortex-M0) and with it (Cortex-M4F).
 const TARGETS: &[&str] = &["thumbv6m-none-eabi", "thumbv7em-none-eabihf"];

