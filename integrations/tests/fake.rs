@@ -1,4 +1,4 @@
-//! fake: `Dummy<Faker>` ids (oid-core's, also through oid-std) from real RNGs, the thread RNG fake
+//! fake: `Dummy<Faker>` ids (oid-core's, also through oid-std, and oid-bson's) from real RNGs, the thread RNG fake
 //! uses by default and a seeded `StdRng`: 10,000 valid and distinct, and a seed repeats them.
 
 #![allow(
@@ -57,4 +57,19 @@ fn a_seeded_rng_repeats_its_dummies_and_another_seed_does_not() {
     assert_eq!(a, run(2026));
     let b = run(2027);
     assert!(a.iter().zip(&b).all(|(x, y)| x != y));
+}
+
+#[test]
+fn oid_bson_dummies_are_oid_cores_for_the_same_rng() {
+    let mut a = StdRng::seed_from_u64(5);
+    let mut b = StdRng::seed_from_u64(5);
+    let ids: Vec<oid_bson::ObjectId> = (0..10_000).map(|_| Faker.fake_with_rng(&mut a)).collect();
+    for id in &ids {
+        let core: ObjectId = Faker.fake_with_rng(&mut b);
+        assert_eq!(ObjectId::from(*id), core);
+        assert_valid(core);
+    }
+    assert_eq!(ids.iter().collect::<HashSet<_>>().len(), 10_000);
+    let fresh: oid_bson::ObjectId = Faker.fake();
+    assert_valid(ObjectId::from(fresh));
 }

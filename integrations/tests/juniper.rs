@@ -1,4 +1,5 @@
-//! juniper: a schema whose query takes and returns `ObjectId` (oid-core's, also through oid-std),
+//! juniper: a schema whose query takes and returns `ObjectId` (oid-core's, also through oid-std,
+//! and oid-bson's),
 //! executed with a good id (any case in, lowercase out, as an argument literal and as a variable)
 //! and with bad ones (a GraphQL error naming the parse error, not a panic).
 
@@ -39,6 +40,17 @@ impl Query {
     /// The creation second of `id`.
     fn timestamp(id: CoreId) -> f64 {
         f64::from(id.timestamp())
+    }
+}
+
+/// The same query over oid-bson's `ObjectId` (a schema has one of the two: both are `ObjectID`).
+struct BsonQuery;
+
+#[graphql_object]
+impl BsonQuery {
+    /// The id it was given, and an optional one.
+    fn echo(id: oid_bson::ObjectId, other: Option<oid_bson::ObjectId>) -> Vec<oid_bson::ObjectId> {
+        std::iter::once(id).chain(other).collect()
     }
 }
 
@@ -146,5 +158,44 @@ fn the_schema_declares_the_scalar_as_juniper_bson_does() {
                 "specifiedByURL": "https://graphql-scalars.dev/docs/scalars/object-id",
             }
         })
+    );
+}
+
+#[test]
+fn oid_bson_ids_are_the_same_scalar() {
+    let schema = RootNode::new(
+        BsonQuery,
+        EmptyMutation::<()>::new(),
+        EmptySubscription::<()>::new(),
+    );
+    let (data, errors) = juniper::execute_sync(
+        r#"{ echo(id: "507F1F77BCF86CD799439011", other: "65a0000000000000000000ff") }"#,
+        None,
+        &schema,
+        &Variables::new(),
+        &(),
+    )
+    .expect("a valid query");
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(
+        data,
+        graphql_value!({ "echo": ["507f1f77bcf86cd799439011", "65a0000000000000000000ff"] })
+    );
+    let mut vars = Variables::new();
+    vars.insert("id".to_owned(), InputValue::scalar("nope"));
+    let err = juniper::execute_sync(
+        "query Q($id: ObjectID!) { echo(id: $id) }",
+        None,
+        &schema,
+        &vars,
+        &(),
+    )
+    .expect_err("a bad variable fails");
+    let text = format!("{err:?}");
+    assert!(
+        text.contains(
+            "Failed to parse `ObjectID`: invalid length: expected 24 hex characters, found 4"
+        ),
+        "{text}"
     );
 }

@@ -1,4 +1,5 @@
-//! poem-openapi: an API with `ObjectId` (oid-core's, also through oid-std) in a path parameter, a
+//! poem-openapi: an API with `ObjectId` (oid-core's, also through oid-std, and oid-bson's) in a
+//! path parameter, a
 //! query parameter, a JSON request body and a JSON response: the generated OpenAPI document
 //! gives each the string schema with the 24-hex pattern, and requests with a good id (any case
 //! in, lowercase out) and with bad ones (400, the parse error's message) are served by poem.
@@ -23,6 +24,7 @@ struct Order {
     id: ObjectId,
     parent: Option<oid_std::ObjectId>,
     items: Vec<ObjectId>,
+    customer: Option<oid_bson::ObjectId>,
 }
 
 struct Api;
@@ -41,6 +43,7 @@ impl Api {
             id: id.0,
             parent: parent.0,
             items: body.0.items,
+            customer: body.0.customer,
         })
     }
 }
@@ -69,6 +72,7 @@ fn the_document_has_the_string_schema_with_the_pattern() {
     assert_eq!(order["properties"]["id"], expected, "{order}");
     assert_eq!(order["properties"]["parent"], expected, "{order}");
     assert_eq!(order["properties"]["items"]["items"], expected, "{order}");
+    assert_eq!(order["properties"]["customer"], expected, "{order}");
     assert_eq!(order["required"], json!(["id", "items"]));
 }
 
@@ -80,7 +84,7 @@ async fn requests_with_good_and_bad_ids() {
         .put("/orders/507F1F77BCF86CD799439011")
         .query("parent", &"65a0000000000000000000ff")
         .body_json(
-            &json!({ "id": "65a0000000000000000000ff", "items": ["6553F1003F2A91C8D4003039"] }),
+            &json!({ "id": "65a0000000000000000000ff", "items": ["6553F1003F2A91C8D4003039"], "customer": "507F1F77BCF86CD799439011" }),
         )
         .send()
         .await;
@@ -90,6 +94,7 @@ async fn requests_with_good_and_bad_ids() {
             "id": "507f1f77bcf86cd799439011",
             "parent": "65a0000000000000000000ff",
             "items": ["6553f1003f2a91c8d4003039"],
+            "customer": "507f1f77bcf86cd799439011",
         }))
         .await;
 
@@ -118,6 +123,12 @@ async fn requests_with_good_and_bad_ids() {
             None,
             json!({ "id": "65a0000000000000000000ff", "items": ["nope"] }),
             "invalid length: expected 24 hex characters, found 4",
+        ),
+        (
+            "/orders/507f1f77bcf86cd799439011",
+            None,
+            json!({ "id": "65a0000000000000000000ff", "items": [], "customer": "507f1f77bcf86cd79943901g" }),
+            "invalid character 'g' at index 23",
         ),
     ] {
         let mut request = client.put(path).body_json(&body);

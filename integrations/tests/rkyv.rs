@@ -1,4 +1,4 @@
-//! rkyv: a struct holding `ObjectId`s (oid-core's, also through oid-std) round trips through an
+//! rkyv: a struct holding `ObjectId`s (oid-core's, also through oid-std, and oid-bson's) round trips through an
 //! archive read in place by the checked (validating) path, and corrupted or truncated archives are
 //! rejected by it with an error, not undefined behaviour.
 
@@ -100,4 +100,45 @@ fn corrupted_archives_are_rejected_by_the_checked_path() {
     assert!(check(&|b| b[tag] = 7).is_err());
     // Every 12 bytes are an id: flipping a byte inside one is a different id, not an error.
     assert!(check(&|b| b[id_at] ^= 0xff).is_ok());
+}
+
+/// The same order with oid-bson's ids.
+#[derive(Archive, Serialize, Deserialize, Debug, PartialEq)]
+struct BsonOrder {
+    id: oid_bson::ObjectId,
+    parent: Option<oid_bson::ObjectId>,
+    items: Vec<oid_bson::ObjectId>,
+}
+
+#[test]
+fn oid_bson_ids_archive_as_oid_cores() {
+    let core = order();
+    let bson = BsonOrder {
+        id: core.id.into(),
+        parent: core.parent.map(Into::into),
+        items: core.items.iter().copied().map(Into::into).collect(),
+    };
+    let bytes = rkyv::to_bytes::<Error>(&bson).expect("serializes");
+    // The same bytes as the oid-core order: the archives read each other.
+    assert_eq!(
+        bytes.as_slice(),
+        rkyv::to_bytes::<Error>(&core)
+            .expect("serializes")
+            .as_slice()
+    );
+    let archived = rkyv::access::<ArchivedBsonOrder, Error>(&bytes).expect("a valid archive");
+    let id: &oid_bson::ArchivedObjectId = &archived.id;
+    assert_eq!(*id, bson.id);
+    assert_eq!(bson.id, *id);
+    assert_eq!(oid_bson::ObjectId::from(id), bson.id);
+    assert_eq!(
+        rkyv::deserialize::<BsonOrder, Error>(archived).expect("deserializes"),
+        bson
+    );
+    let as_core = rkyv::access::<ArchivedOrder, Error>(&bytes).expect("a valid archive");
+    assert_eq!(
+        rkyv::deserialize::<Order, Error>(as_core).expect("deserializes"),
+        core
+    );
+    assert!(rkyv::access::<ArchivedBsonOrder, Error>(&bytes[..bytes.len() - 1]).is_err());
 }

@@ -1,5 +1,5 @@
-//! ts-rs and specta: the TypeScript exported for a struct holding `ObjectId` (oid-core's, and
-//! oid-std's re-export) is `string` for the id and `string[] | null` (ts-rs writes
+//! ts-rs and specta: the TypeScript exported for a struct holding `ObjectId` (oid-core's,
+//! oid-std's re-export, and oid-bson's) is `string` for the id and `string[] | null` (ts-rs writes
 //! `Array<string> | null`) for `Option<Vec<ObjectId>>`, as each crate prints it.
 
 #![allow(
@@ -19,6 +19,14 @@ struct Order {
     related: Option<Vec<oid_std::ObjectId>>,
 }
 
+/// The same with oid-bson's id.
+#[derive(TS, Type)]
+#[allow(dead_code, reason = "only the exported types are read")]
+struct BsonOrder {
+    id: oid_bson::ObjectId,
+    related: Option<Vec<oid_bson::ObjectId>>,
+}
+
 #[test]
 fn ts_rs_prints_string_and_a_nullable_array() {
     let cfg = Config::default();
@@ -33,6 +41,15 @@ fn ts_rs_prints_string_and_a_nullable_array() {
         "{file}"
     );
     assert!(!file.contains("import"), "{file}");
+    assert_eq!(
+        BsonOrder::decl(&cfg),
+        "type BsonOrder = { id: string, related: Array<string> | null, };"
+    );
+    assert!(
+        !BsonOrder::export_to_string(&cfg)
+            .expect("exportable")
+            .contains("import")
+    );
     // The alias, for who wants the name, carries the 24-hex-digit doc comment.
     assert_eq!(oid_core::ObjectId::decl(&cfg), "type ObjectId = string;");
     let docs = oid_core::ObjectId::docs().expect("documented");
@@ -50,5 +67,9 @@ fn specta_prints_string_and_a_nullable_array() {
     assert_eq!(
         specta_typescript::inline::<Option<Vec<oid_core::ObjectId>>>(&conf).expect("inlinable"),
         "string[] | null"
+    );
+    assert_eq!(
+        specta_typescript::export::<BsonOrder>(&conf).expect("exportable"),
+        "/**\n * The same with oid-bson's id.\n */\nexport type BsonOrder = { id: string; related: string[] | null }"
     );
 }

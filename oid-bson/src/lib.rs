@@ -46,6 +46,10 @@ pub use crate::id::ObjectId;
 pub use crate::v2::{created_between, range_filter};
 #[cfg(feature = "bson-3")]
 pub use crate::v3::{created_between, range_filter};
+/// An id in an rkyv archive (feature `rkyv`): this crate's `ObjectId` archives as
+/// `oid_core::ArchivedObjectId`, its 12 bytes, re-exported here.
+#[cfg(feature = "rkyv")]
+pub use oid_core::ArchivedObjectId;
 pub use oid_core::{IdRange, ParseError, Upper};
 
 /// Mirrors `bson::oid`, so migrating is the path rename `bson::oid` → `oid_bson::oid`.

@@ -11,9 +11,21 @@ mod arbitrary_support;
 mod async_graphql_support;
 #[cfg(feature = "borsh")]
 mod borsh_support;
+#[cfg(feature = "fake")]
+mod fake_support;
+#[cfg(feature = "juniper")]
+mod juniper_support;
+#[cfg(feature = "poem-openapi")]
+mod poem_openapi_support;
+#[cfg(feature = "rkyv")]
+mod rkyv_support;
 #[cfg(feature = "schemars")]
 mod schemars_support;
 #[cfg(feature = "serde_with")]
 mod serde_with_support;
+#[cfg(feature = "specta")]
+mod specta_support;
+#[cfg(feature = "ts-rs")]
+mod ts_rs_support;
 #[cfg(feature = "utoipa")]
 mod utoipa_support;
