@@ -251,10 +251,10 @@ fn crate_problems(krate: &str, readme: &str, changelog: &str, manifest: &str) ->
     if !readme.starts_with(&format!("# {krate}")) {
         problems.push(format!("{krate}/README.md must start with `# {krate}`"));
     }
-    if !changelog.contains("## [Unreleased]") {
-        problems.push(format!(
-            "{krate}/CHANGELOG.md needs an `## [Unreleased]` section"
-        ));
+    for heading in ["## [Unreleased]", "## [0.1.0]"] {
+        if !changelog.lines().any(|l| l.starts_with(heading)) {
+            problems.push(format!("{krate}/CHANGELOG.md needs an `{heading}` section"));
+        }
     }
     for key in MANIFEST_KEYS {
         if !manifest.contains(key) {
@@ -516,7 +516,7 @@ mod tests {
     #[test]
     fn the_crate_check_fails_on_missing_metadata() {
         let readme = "# oid-x\n";
-        let changelog = "# Changelog\n\n## [Unreleased]\n";
+        let changelog = "# Changelog\n\n## [Unreleased]\n\n## [0.1.0] - YYYY-MM-DD\n";
         let manifest = "[package]\nversion.workspace = true\n";
         let problems = crate_problems("oid-x", readme, changelog, manifest);
         assert!(
@@ -534,6 +534,7 @@ mod tests {
         let problems = crate_problems("oid-y", readme, "# Changelog\n", manifest);
         assert!(problems.iter().any(|p| p.contains("README.md must start")));
         assert!(problems.iter().any(|p| p.contains("[Unreleased]")));
+        assert!(problems.iter().any(|p| p.contains("[0.1.0]")));
         let full: String = MANIFEST_KEYS.iter().map(|k| format!("{k}\n")).collect();
         let full = format!("{full}[lints]\nworkspace = true\n");
         assert!(crate_problems("oid-x", readme, changelog, &full).is_empty());
