@@ -61,6 +61,7 @@ pub(crate) fn deny() -> Result {
 /// to the packaged ones). `--allow-dirty`: CI runs on a clean clone, and a developer running it
 /// with uncommitted edits wants those checked, not refused.
 fn package_step(sh: &Shell) -> Result {
+    remove_stale_unpacked()?;
     run(cmd!(
         sh,
         "cargo publish --workspace --dry-run --allow-dirty --locked"
@@ -88,4 +89,70 @@ fn package_step(sh: &Shell) -> Result {
 fn deny_step(sh: &Shell) -> Result {
     let path = provision::cargo_tools(sh)?;
     run(cmd!(sh, "cargo deny --locked check licenses bans sources").env("PATH", path))
+}
+
+/// Removes the sources of our crates that an earlier dry run unpacked from its local overlay
+/// registry (`$CARGO_HOME/registry/src/-<hash>/<crate>-<version>`). Cargo does not unpack a
+/// version again when its folder exists, so without this the next dry run builds each crate
+/// against the siblings' sources as they were then (same version, older code) and fails or,
+/// worse, passes on stale code. crates.io's folders (`index.crates.io-...`) are not touched.
+fn remove_stale_unpacked() -> Result {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cargo")))
+        .ok_or("neither CARGO_HOME nor HOME is set")?;
+    let manifest = std::fs::read_to_string(crate::util::project_root().join("Cargo.toml"))?;
+    let version = crate::util::toml_string(&manifest, "version")
+        .ok_or("no `version = \"...\"` line in Cargo.toml")?;
+    remove_unpacked_in(&home, &version)
+}
+
+/// [`remove_stale_unpacked`] for the cargo home `home` and our crates' `version`.
+fn remove_unpacked_in(home: &std::path::Path, version: &str) -> Result {
+    let Ok(registries) = std::fs::read_dir(home.join("registry/src")) else {
+        return Ok(());
+    };
+    for registry in registries.flatten() {
+        if !registry.file_name().to_string_lossy().starts_with('-') {
+            continue;
+        }
+        for krate in PUBLISHED {
+            let dir = registry.path().join(format!("{krate}-{version}"));
+            if dir.is_dir() {
+                eprintln!(
+                    "package: removing {} (an earlier dry run's sources)",
+                    dir.display()
+                );
+                std::fs::remove_dir_all(&dir)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_our_crates_from_local_registries_are_removed() {
+        let home = crate::util::cargo_target_dir().join("xtask-test-cargo-home");
+        let _ = std::fs::remove_dir_all(&home);
+        let src = home.join("registry/src");
+        let dirs = [
+            "-0123abcd/oid-core-0.1.0",
+            "-0123abcd/oid-std-0.2.0",
+            "-0123abcd/serde-1.0.0",
+            "index.crates.io-1949cf8c6b5b557f/oid-core-0.1.0",
+        ];
+        for d in dirs {
+            std::fs::create_dir_all(src.join(d).join("src")).unwrap();
+        }
+        remove_unpacked_in(&home, "0.1.0").unwrap();
+        let left: Vec<bool> = dirs.iter().map(|d| src.join(d).exists()).collect();
+        assert_eq!(left, [false, true, true, true]);
+        std::fs::remove_dir_all(&home).unwrap();
+        // A cargo home without registries is fine.
+        remove_unpacked_in(&home, "0.1.0").unwrap();
+    }
 }
