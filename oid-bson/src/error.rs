@@ -131,49 +131,6 @@ impl fmt::Display for NotAnObjectId {
 
 impl std::error::Error for NotAnObjectId {}
 
-/// A date-time outside what an id's timestamp can hold (1970-01-01T00:00:00Z to
-/// 2106-02-07T06:28:15.999Z).
-///
-/// Returned by [`ObjectId::min_for_datetime`](crate::ObjectId::min_for_datetime) and
-/// [`ObjectId::max_for_datetime`](crate::ObjectId::max_for_datetime). Range queries clamp
-/// instead: see [`IdRange`](crate::IdRange).
-///
-/// # Examples
-///
-/// ```
-/// # #[cfg(feature = "bson-3")] {
-/// use oid_bson::ObjectId;
-/// let err = ObjectId::min_for_datetime(bson::DateTime::from_millis(-1)).unwrap_err();
-/// assert_eq!(
-///     err.to_string(),
-///     "time out of range: ObjectId timestamps cover 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z"
-/// );
-/// # }
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TimeOutOfRange(());
-
-impl TimeOutOfRange {
-    #[cfg_attr(
-        not(any(feature = "bson-3", feature = "bson-2")),
-        allow(dead_code, reason = "built only by the bson impls")
-    )]
-    pub(crate) const fn new() -> Self {
-        TimeOutOfRange(())
-    }
-}
-
-impl fmt::Display for TimeOutOfRange {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(
-            "time out of range: ObjectId timestamps cover 1970-01-01T00:00:00Z to \
-             2106-02-07T06:28:15Z",
-        )
-    }
-}
-
-impl std::error::Error for TimeOutOfRange {}
-
 #[cfg(test)]
 mod tests {
     use super::*;

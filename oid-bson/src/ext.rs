@@ -3,23 +3,29 @@
 //! `use oid_std::prelude::*; use oid_bson::*;` works together.
 
 use crate::ObjectId;
-use crate::error::{NotAnObjectId, TimeOutOfRange};
+use crate::error::NotAnObjectId;
 use crate::sealed::Sealed;
+use oid_core::TimeOutOfRange;
 
-/// bson's `DateTime`, of bson 3 and of bson 2: what the time conversions and
-/// [`ObjectId::min_for_datetime`] accept. Sealed.
+/// bson's `DateTime`, of bson 3 and of bson 2: to and from an ObjectId timestamp. Sealed.
+///
+/// The way from a `DateTime` to an id bound is the same as for every time type in the
+/// workspace: [`to_oid_timestamp`](Self::to_oid_timestamp) (the same name as `oid_std::UnixTime`'s)
+/// feeding [`ObjectId::min_for_timestamp`] / [`ObjectId::max_for_timestamp`]; for a MongoDB
+/// filter over a time range, [`created_between`](crate::created_between).
 ///
 /// # Examples
 ///
 /// ```
-/// # #[cfg(feature = "bson-3")] {
 /// use oid_bson::{BsonDateTime, ObjectId};
+/// use oid_bson::bson::DateTime;
 ///
 /// let id = oid_bson::oid!("6553f1003f2a91c8d4003039");
-/// let t: bson::DateTime = id.timestamp_as();
+/// let t: DateTime = id.timestamp_as();
 /// assert_eq!(t.timestamp_millis(), 1_700_000_000_000);
-/// assert_eq!(ObjectId::min_for_datetime(t)?.to_hex(), "6553f1000000000000000000");
-/// # }
+/// let lo = ObjectId::min_for_timestamp(t.to_oid_timestamp()?);
+/// assert_eq!(lo.to_hex(), "6553f1000000000000000000");
+/// assert!(DateTime::from_millis(-1).to_oid_timestamp().is_err());
 /// # Ok::<(), oid_bson::TimeOutOfRange>(())
 /// ```
 pub trait BsonDateTime: Sealed + Copy {
@@ -47,11 +53,25 @@ pub trait BsonDateTime: Sealed + Copy {
     /// # }
     /// ```
     fn timestamp_millis(&self) -> i64;
-}
 
-/// The second of `millis`, if an id can hold it.
-fn second_of(millis: i64) -> Result<u32, TimeOutOfRange> {
-    u32::try_from(millis.div_euclid(1000)).map_err(|_| TimeOutOfRange::new())
+    /// The whole second containing this time, as an ObjectId timestamp.
+    ///
+    /// # Errors
+    ///
+    /// [`TimeOutOfRange`] before 1970 or after 2106-02-07T06:28:15.999Z.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_bson::BsonDateTime;
+    /// use oid_bson::bson::DateTime;
+    /// assert_eq!(DateTime::from_millis(1_700_000_000_999).to_oid_timestamp(), Ok(1_700_000_000));
+    /// assert!(DateTime::from_millis(4_294_967_296_000).to_oid_timestamp().is_err());
+    /// assert_eq!(DateTime::from_millis(4_294_967_295_999).to_oid_timestamp(), Ok(u32::MAX));
+    /// ```
+    fn to_oid_timestamp(&self) -> Result<u32, TimeOutOfRange> {
+        u32::try_from(self.timestamp_millis().div_euclid(1000)).map_err(|_| TimeOutOfRange::new())
+    }
 }
 
 impl ObjectId {
@@ -88,54 +108,6 @@ impl ObjectId {
     #[inline]
     pub fn timestamp_as<D: BsonDateTime>(&self) -> D {
         D::from_millis(i64::from(self.as_core().timestamp()) * 1000)
-    }
-
-    /// The smallest id of the second containing `time`: the inclusive lower bound of "created at
-    /// or after `time`".
-    ///
-    /// # Errors
-    ///
-    /// [`TimeOutOfRange`] before 1970 or after 2106-02-07T06:28:15.999Z. (For range queries,
-    /// [`IdRange`](crate::IdRange) clamps instead.)
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # #[cfg(feature = "bson-3")] {
-    /// use oid_bson::ObjectId;
-    /// let t = bson::DateTime::from_millis(1_700_000_000_999);
-    /// assert_eq!(ObjectId::min_for_datetime(t)?.to_hex(), "6553f1000000000000000000");
-    /// # }
-    /// # Ok::<(), oid_bson::TimeOutOfRange>(())
-    /// ```
-    #[inline]
-    pub fn min_for_datetime<D: BsonDateTime>(time: D) -> Result<ObjectId, TimeOutOfRange> {
-        second_of(time.timestamp_millis())
-            .map(|s| ObjectId::from_core(oid_core::ObjectId::min_for_timestamp(s)))
-    }
-
-    /// The largest id of the second containing `time`: the inclusive upper bound of "created at
-    /// or before `time`".
-    ///
-    /// # Errors
-    ///
-    /// [`TimeOutOfRange`] before 1970 or after 2106-02-07T06:28:15.999Z.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # #[cfg(feature = "bson-3")] {
-    /// use oid_bson::ObjectId;
-    /// let t = bson::DateTime::from_millis(1_700_000_000_000);
-    /// assert_eq!(ObjectId::max_for_datetime(t)?.to_hex(), "6553f100ffffffffffffffff");
-    /// assert!(ObjectId::max_for_datetime(bson::DateTime::MAX).is_err());
-    /// # }
-    /// # Ok::<(), oid_bson::TimeOutOfRange>(())
-    /// ```
-    #[inline]
-    pub fn max_for_datetime<D: BsonDateTime>(time: D) -> Result<ObjectId, TimeOutOfRange> {
-        second_of(time.timestamp_millis())
-            .map(|s| ObjectId::from_core(oid_core::ObjectId::max_for_timestamp(s)))
     }
 }
 

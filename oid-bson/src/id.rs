@@ -190,6 +190,36 @@ impl ObjectId {
         ObjectId(id)
     }
 
+    /// The smallest id of second `secs` (all other bytes zero): the inclusive lower bound of
+    /// "created at or after" that second, as oid-core's
+    /// [`min_for_timestamp`](oid_core::ObjectId::min_for_timestamp). From a `DateTime`:
+    /// [`BsonDateTime::to_oid_timestamp`](crate::BsonDateTime::to_oid_timestamp).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_bson::ObjectId;
+    /// assert_eq!(ObjectId::min_for_timestamp(1_700_000_000).to_hex(), "6553f1000000000000000000");
+    /// ```
+    #[inline]
+    pub const fn min_for_timestamp(secs: u32) -> ObjectId {
+        ObjectId(oid_core::ObjectId::min_for_timestamp(secs))
+    }
+
+    /// The largest id of second `secs` (all other bytes `0xff`): the inclusive upper bound of
+    /// "created at or before" that second.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_bson::ObjectId;
+    /// assert_eq!(ObjectId::max_for_timestamp(1_700_000_000).to_hex(), "6553f100ffffffffffffffff");
+    /// ```
+    #[inline]
+    pub const fn max_for_timestamp(secs: u32) -> ObjectId {
+        ObjectId(oid_core::ObjectId::max_for_timestamp(secs))
+    }
+
     /// The same id as oid-core's type (for its allocation-free formatting, parts, ranges…).
     ///
     /// # Examples

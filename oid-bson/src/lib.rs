@@ -39,7 +39,7 @@ pub use ::bson;
 #[cfg(all(feature = "bson-2", not(feature = "bson-3")))]
 pub use ::bson2 as bson;
 
-pub use crate::error::{NotAnObjectId, TimeOutOfRange};
+pub use crate::error::NotAnObjectId;
 pub use crate::ext::{BsonDateTime, BsonExt, DocumentExt};
 pub use crate::id::ObjectId;
 #[cfg(all(feature = "bson-2", not(feature = "bson-3")))]
@@ -50,6 +50,7 @@ pub use crate::v3::{created_between, range_filter};
 /// `oid_core::ArchivedObjectId`, its 12 bytes, re-exported here.
 #[cfg(feature = "rkyv")]
 pub use oid_core::ArchivedObjectId;
+pub use oid_core::TimeOutOfRange;
 pub use oid_core::{IdRange, ParseError, Upper};
 
 /// Mirrors `bson::oid`, so migrating is the path rename `bson::oid` → `oid_bson::oid`.

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 
 use bson2::{Bson, RawBsonRef, RawDocument, doc, rawdoc, spec::ElementType};
-use oid_bson::{BsonExt, DocumentExt, ObjectId, oid};
+use oid_bson::{BsonDateTime, BsonExt, DocumentExt, ObjectId, oid};
 use serde::{Deserialize, Serialize};
 
 const A: ObjectId = oid!("56e1fc72e0c917e9c4714161");
@@ -211,7 +211,7 @@ fn conversions_comparisons_time_and_filters() {
     assert_eq!(t, bson2::DateTime::from_millis(1_700_000_000_000));
     assert_eq!(t, bson2::oid::ObjectId::from(C).timestamp());
     assert_eq!(
-        ObjectId::min_for_datetime(t).unwrap().to_hex(),
+        ObjectId::min_for_timestamp(t.to_oid_timestamp().unwrap()).to_hex(),
         "6553f1000000000000000000"
     );
     let filter = oid_bson::v2::created_between(Some(t), None);

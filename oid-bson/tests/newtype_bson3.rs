@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use bson::{Bson, Document, RawBsonRef, RawDocument, doc, rawdoc, spec::ElementType};
-use oid_bson::{BsonExt, DocumentExt, IdRange, ObjectId, oid};
+use oid_bson::{BsonDateTime, BsonExt, DocumentExt, IdRange, ObjectId, oid};
 use serde::{Deserialize, Serialize};
 
 const A: ObjectId = oid!("56e1fc72e0c917e9c4714161");
@@ -501,17 +501,32 @@ fn time_and_ranges() {
     let max: ObjectId = ObjectId::from_bytes([0xff; 12]);
     assert_eq!(max.timestamp().timestamp_millis(), 4_294_967_295_000);
     let t = bson::DateTime::from_millis(1_700_000_000_999);
+    let secs = t.to_oid_timestamp().unwrap();
     assert_eq!(
-        ObjectId::min_for_datetime(t).unwrap().to_hex(),
+        ObjectId::min_for_timestamp(secs).to_hex(),
         "6553f1000000000000000000"
     );
     assert_eq!(
-        ObjectId::max_for_datetime(t).unwrap().to_hex(),
+        ObjectId::max_for_timestamp(secs).to_hex(),
         "6553f100ffffffffffffffff"
     );
-    assert!(ObjectId::min_for_datetime(bson::DateTime::from_millis(-1)).is_err());
-    assert!(ObjectId::max_for_datetime(bson::DateTime::from_millis(4_294_967_296_000)).is_err());
-    assert!(ObjectId::max_for_datetime(bson::DateTime::from_millis(4_294_967_295_999)).is_ok());
+    assert!(bson::DateTime::from_millis(-1).to_oid_timestamp().is_err());
+    assert!(
+        bson::DateTime::from_millis(4_294_967_296_000)
+            .to_oid_timestamp()
+            .is_err()
+    );
+    assert_eq!(
+        bson::DateTime::from_millis(4_294_967_295_999).to_oid_timestamp(),
+        Ok(u32::MAX)
+    );
+    assert_eq!(
+        bson::DateTime::from_millis(-1)
+            .to_oid_timestamp()
+            .unwrap_err()
+            .kind(),
+        oid_core::ErrorKind::TimeOutOfRange
+    );
 
     let from = bson::DateTime::from_millis(1_700_000_000_500);
     let to = bson::DateTime::from_millis(1_700_000_001_200);
