@@ -88,11 +88,10 @@ impl Line {
     }
 }
 
-/// An id serialized as MongoDB extended JSON, `{"$oid": "…"}`.
 /// The longest [`json_line`]: the legacy fields included.
 const JSON_MAX: usize = 220;
 
-/// An id's [`Fields`] as one JSON object, the bytes `serde_json` writes for them, formatted by
+/// An id's [`Fields`](crate::fields::Fields) as one JSON object, the bytes `serde_json` writes for them, formatted by
 /// hand on the stack: at millions of ids a second, serde's field-by-field formatting and the
 /// calendar library were most of the time. `tests::json_line_is_what_serde_writes` holds the two
 /// to the same bytes.
@@ -203,6 +202,7 @@ fn rfc3339(secs: u32) -> [u8; 20] {
     ]
 }
 
+/// An id serialized as MongoDB extended JSON, `{"$oid": "…"}`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ExtendedJson(pub(crate) ObjectId);
 

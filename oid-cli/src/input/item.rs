@@ -1,5 +1,5 @@
 //! One input and why it may not be an id: what the argument loop of [`super`] and the line
-//! reader of [`super::lines`] share.
+//! reader of [`super::lines()`] share.
 
 use std::fmt;
 use std::io;
