@@ -178,6 +178,9 @@ fn skeleton(s: &str, hex_at: usize) -> String {
 }
 
 proptest! {
+    // Miri is orders of magnitude slower; keep its run short.
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 8 } else { 256 }))]
+
     #[test]
     fn always_reads_the_id_in_every_form(
         bytes in any::<[u8; 12]>(),
