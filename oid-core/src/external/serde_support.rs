@@ -566,6 +566,9 @@ mod tests {
         }
 
         proptest! {
+            // Miri is orders of magnitude slower; keep its run short.
+            #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 8 } else { 256 }))]
+
             #[test]
             fn round_trips_in_every_format(id in any::<[u8; 12]>(), parent in any::<Option<[u8; 12]>>()) {
                 let doc = Doc { id: ObjectId::from_bytes(id), parent: parent.map(ObjectId::from_bytes) };
