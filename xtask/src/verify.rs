@@ -11,7 +11,7 @@ use crate::release::PUBLISHED;
 use crate::util::{Result, Runner, cargo_target_dir, declared_features, project_root, run};
 
 /// Seconds per fuzz target in CI; `cargo xtask fuzz SECS` runs longer.
-pub(crate) const CI_FUZZ_SECS: u64 = 6;
+pub(crate) const CI_FUZZ_SECS: u64 = 5;
 
 /// How many ids `oid new` makes for the differential test.
 const CLI_IDS: &str = "10000";
@@ -246,7 +246,8 @@ fn fuzz_step(sh: &Shell, secs: u64) -> Result {
     }
 }
 
-/// oid-core's unit and integration tests under Miri (they run fewer cases under `cfg(miri)`).
+/// oid-core's unit tests under Miri (they run fewer cases under `cfg(miri)`; the integration
+/// tests exercise the same code through the public API and run natively in every test step).
 fn miri_step(sh: &Shell) -> Result {
     provision::miri(sh)?;
     let mut skip = Vec::new();
@@ -258,7 +259,7 @@ fn miri_step(sh: &Shell) -> Result {
     // proptest writes failure files, which needs the working directory: no isolation.
     run(cmd!(
         sh,
-        "cargo +nightly miri test -p oid-core --features serde,portable-atomic --tests -- {skip...}"
+        "cargo +nightly miri test -p oid-core --features serde,portable-atomic --lib -- {skip...}"
     )
     .env("MIRIFLAGS", "-Zmiri-disable-isolation"))
 }
