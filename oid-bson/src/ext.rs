@@ -17,16 +17,17 @@ use oid_core::TimeOutOfRange;
 /// # Examples
 ///
 /// ```
+/// # #[cfg(any(feature = "bson-2", feature = "bson-3"))] {
 /// use oid_bson::{BsonDateTime, ObjectId};
 /// use oid_bson::bson::DateTime;
 ///
 /// let id = oid_bson::oid!("6553f1003f2a91c8d4003039");
 /// let t: DateTime = id.timestamp_as();
 /// assert_eq!(t.timestamp_millis(), 1_700_000_000_000);
-/// let lo = ObjectId::min_for_timestamp(t.to_oid_timestamp()?);
+/// let lo = ObjectId::min_for_timestamp(t.to_oid_timestamp().unwrap());
 /// assert_eq!(lo.to_hex(), "6553f1000000000000000000");
 /// assert!(DateTime::from_millis(-1).to_oid_timestamp().is_err());
-/// # Ok::<(), oid_bson::TimeOutOfRange>(())
+/// # }
 /// ```
 pub trait BsonDateTime: Sealed + Copy {
     /// The date-time `millis` milliseconds after the Unix epoch.
@@ -63,11 +64,13 @@ pub trait BsonDateTime: Sealed + Copy {
     /// # Examples
     ///
     /// ```
+    /// # #[cfg(any(feature = "bson-2", feature = "bson-3"))] {
     /// use oid_bson::BsonDateTime;
     /// use oid_bson::bson::DateTime;
     /// assert_eq!(DateTime::from_millis(1_700_000_000_999).to_oid_timestamp(), Ok(1_700_000_000));
     /// assert!(DateTime::from_millis(4_294_967_296_000).to_oid_timestamp().is_err());
     /// assert_eq!(DateTime::from_millis(4_294_967_295_999).to_oid_timestamp(), Ok(u32::MAX));
+    /// # }
     /// ```
     fn to_oid_timestamp(&self) -> Result<u32, TimeOutOfRange> {
         u32::try_from(self.timestamp_millis().div_euclid(1000)).map_err(|_| TimeOutOfRange::new())
