@@ -137,6 +137,21 @@ impl Default for JsonLine {
     }
 }
 
+/// The decimal digits of `n`, written at the end of `digits` (20 bytes hold any `u64`): the
+/// bulk paths' number formatting, without `fmt`.
+pub(crate) fn decimal(mut n: u64, digits: &mut [u8; 20]) -> &[u8] {
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    &digits[i..]
+}
+
 impl JsonLine {
     #[inline]
     fn push(&mut self, bytes: &[u8]) {
@@ -148,18 +163,9 @@ impl JsonLine {
         }
     }
 
-    fn decimal(&mut self, mut n: u32) {
-        let mut digits = [0u8; 10];
-        let mut i = digits.len();
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        self.push(&digits[i..]);
+    fn decimal(&mut self, n: u32) {
+        let mut digits = [0u8; 20];
+        self.push(decimal(u64::from(n), &mut digits));
     }
 
     fn hex(&mut self, bytes: &[u8]) {
@@ -217,6 +223,14 @@ mod tests {
     use oid_std::oid;
 
     use super::*;
+
+    #[test]
+    fn decimal_writes_every_width() {
+        let mut digits = [0u8; 20];
+        for n in [0, 7, 10, 4_294_967_295, u64::MAX] {
+            assert_eq!(decimal(n, &mut digits), n.to_string().as_bytes());
+        }
+    }
     use crate::fields::Fields;
 
     fn line(format: Line) -> String {

@@ -136,18 +136,8 @@ pub(crate) fn report(
     let _ = match item.position {
         Position::Line(None, n) => {
             let mut digits = [0u8; 20];
-            let mut i = digits.len();
-            let mut n = n;
-            loop {
-                i -= 1;
-                digits[i] = b'0' + (n % 10) as u8;
-                n /= 10;
-                if n == 0 {
-                    break;
-                }
-            }
             err.write_all(b"oid: line ")
-                .and_then(|()| err.write_all(&digits[i..]))
+                .and_then(|()| err.write_all(crate::format::decimal(n as u64, &mut digits)))
         }
         position => write!(err, "oid: {position}"),
     };
