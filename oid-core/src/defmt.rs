@@ -66,6 +66,17 @@ impl ::defmt::Format for crate::ErrorKind {
     }
 }
 
+impl ::defmt::Format for crate::CapacityPolicy {
+    fn format(&self, f: ::defmt::Formatter<'_>) {
+        let name = match self {
+            crate::CapacityPolicy::Wait => "wait",
+            crate::CapacityPolicy::Rotate => "rotate",
+            crate::CapacityPolicy::Fixed => "fixed",
+        };
+        ::defmt::write!(f, "{=str}", name)
+    }
+}
+
 impl ::defmt::Format for crate::GenerateError {
     fn format(&self, f: ::defmt::Formatter<'_>) {
         ::defmt::write!(f, "{=str}", self.kind().as_str())

@@ -2,6 +2,7 @@
 //! capacity rule that keeps every id unique; see [`IdSpace`] for the rule and how it is kept).
 
 mod cell;
+mod policy;
 mod space;
 
 use core::fmt;
@@ -9,23 +10,30 @@ use core::fmt;
 use crate::entropy::seed_from;
 use crate::{Clock, Entropy, EntropyError, GenerateError, ObjectId};
 
+pub use self::policy::CapacityPolicy;
 use self::space::{CAPACITY, Spent};
 pub use self::space::{IdBlock, IdSpace};
 
 /// Generates ObjectIds from a [`Clock`] and a seed: the 5-byte random value and the counter's
 /// start.
 ///
-/// * **Never a duplicate.** At most 2^24 ids per second (the counter's range). When a second's
-///   capacity is spent, [`try_next`](Self::try_next) and [`try_fill`](Self::try_fill) return
-///   an error of kind [`CapacityExhausted`](crate::ErrorKind::CapacityExhausted) and use up
-///   nothing, while [`next`](Self::next) and [`fill`](Self::fill) wait (calling
-///   [`Clock::wait`]) until the clock reads a later second. With a clock that never moves, they
-///   wait forever rather than repeat an id. Sustained generation is capped at 2^24 ids per
-///   second per generator.
-/// * **Monotonic timestamps.** If the clock steps back, ids keep the newest second already
-///   stamped until the clock catches up (that second's capacity then serves the whole step).
-///   When the clock does not know the time, ids carry the newest second stamped (0 before the
-///   first reading).
+/// * **Never a duplicate.** At most 2^24 ids per second and random value (the counter's
+///   range). When a second's capacity is spent, the [`CapacityPolicy`] decides: by default
+///   ([`Wait`](CapacityPolicy::Wait)) [`try_next`](Self::try_next) and
+///   [`try_fill`](Self::try_fill) return an error of kind
+///   [`CapacityExhausted`](crate::ErrorKind::CapacityExhausted) and use up nothing, while
+///   [`next`](Self::next) and [`fill`](Self::fill) wait (calling [`Clock::wait`]) until the
+///   clock reads a later second, at most about a second; with
+///   [`Rotate`](CapacityPolicy::Rotate) the generator moves to a new random value and goes on
+///   at once (sustained generation at the machine's speed).
+/// * **Clock steps.** A clock stepping back by up to
+///   [`STEP_BACK_TOLERANCE`](CapacityPolicy::STEP_BACK_TOLERANCE) seconds keeps the newest
+///   second stamped (timestamps stay monotonic); a larger step back (the correction after a
+///   forward glitch, a VM resumed with a stale clock) moves to a new random value at the
+///   clock's own second, so ids carry the real time again and nothing waits for the clock to
+///   catch up. ([`Fixed`](CapacityPolicy::Fixed) keeps one random value whatever happens and
+///   waits instead.) When the clock does not know the time, ids carry the newest second
+///   stamped (0 before the first reading).
 ///   "Later" is the field's serial-number arithmetic: after `0xFFFFFFFF`
 ///   (2106-02-07T06:28:15Z) the timestamp wraps to 0, and every second keeps its 2^24 ids (see
 ///   [`IdSpace`]).
@@ -91,7 +99,8 @@ impl<C: Clock> Generator<C> {
     }
 
     /// A generator in the legacy layout of older drivers: a 3-byte machine id (low 24 bits of
-    /// `machine`) and a 2-byte process id take the place of the random value.
+    /// `machine`) and a 2-byte process id take the place of the random value, so its
+    /// [`CapacityPolicy`] is [`Fixed`](CapacityPolicy::Fixed): those bytes never change.
     ///
     /// # Examples
     ///
@@ -105,12 +114,53 @@ impl<C: Clock> Generator<C> {
     #[cfg(not(loom))]
     pub const fn from_legacy(clock: C, machine: u32, process_id: u16, counter: u32) -> Self {
         Self::from_seed(clock, legacy_random(machine, process_id), counter)
+            .with_policy(CapacityPolicy::Fixed)
     }
 
     /// A generator in the legacy layout (not `const` in the loom model).
     #[cfg(loom)]
     pub fn from_legacy(clock: C, machine: u32, process_id: u16, counter: u32) -> Self {
         Self::from_seed(clock, legacy_random(machine, process_id), counter)
+            .with_policy(CapacityPolicy::Fixed)
+    }
+
+    /// The generator with this [`CapacityPolicy`] (the default is
+    /// [`Wait`](CapacityPolicy::Wait)); `const`, for a `static`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{CapacityPolicy, FixedClock, Generator};
+    ///
+    /// static MOCK_DATA: Generator<FixedClock> =
+    ///     Generator::from_seed(FixedClock::at(1_700_000_000), [7; 5], 0)
+    ///         .with_policy(CapacityPolicy::Rotate);
+    ///
+    /// let mut ids = vec![oid_core::ObjectId::MIN; (1 << 24) + 10];
+    /// MOCK_DATA.fill(&mut ids); // more than a second holds: no wait, a second random value
+    /// assert_eq!(ids[0].timestamp(), ids[1 << 24].timestamp());
+    /// assert_ne!(ids[0].to_parts().random, ids[1 << 24].to_parts().random);
+    /// ```
+    #[must_use]
+    pub const fn with_policy(mut self, policy: CapacityPolicy) -> Self {
+        self.ids = self.ids.with_policy(policy);
+        self
+    }
+
+    /// The [`CapacityPolicy`] (set it with [`with_policy`](Self::with_policy), or on a shared
+    /// generator with `ids().set_policy(..)`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{CapacityPolicy, FixedClock, Generator};
+    /// let generator = Generator::from_seed(FixedClock::at(0), [0; 5], 0);
+    /// assert_eq!(generator.policy(), CapacityPolicy::Wait);
+    /// generator.ids().set_policy(CapacityPolicy::Rotate);
+    /// assert_eq!(generator.policy(), CapacityPolicy::Rotate);
+    /// ```
+    pub fn policy(&self) -> CapacityPolicy {
+        self.ids.policy()
     }
 
     /// A generator seeded from `entropy`: 5 bytes for the random value and 3 for the counter's
@@ -239,7 +289,9 @@ impl<C: Clock> Generator<C> {
     /// The next id, never failing and never a repeat.
     ///
     /// * When this second's 2^24 ids are spent, it waits ([`Clock::wait`] between readings)
-    ///   until the clock reads a later second; with a clock that never moves, forever.
+    ///   until the clock reads a later second (under [`CapacityPolicy::Rotate`] it moves to a
+    ///   new random value instead); with a clock that never moves and the default policy,
+    ///   forever.
     /// * When the clock answers `None`, the newest second already stamped is used (0, i.e.
     ///   1970-01-01, if there never was a reading).
     ///
@@ -288,7 +340,8 @@ impl<C: Clock> Generator<C> {
     }
 
     /// The next id, or an error: when the clock does not know the time, or when this second's
-    /// 2^24 ids are spent. A failed call uses up nothing.
+    /// 2^24 ids are spent and the [`CapacityPolicy`] is to wait. A failed call uses up
+    /// nothing.
     ///
     /// # Errors
     ///

@@ -55,7 +55,7 @@ pub use crate::external::rand_core_support::RngEntropy;
 pub use crate::external::serde_support as serde;
 pub use crate::fmt::Hex;
 #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
-pub use crate::generator::{Generator, IdBlock, IdSpace};
+pub use crate::generator::{CapacityPolicy, Generator, IdBlock, IdSpace};
 #[cfg(feature = "rkyv")]
 pub use crate::id::ArchivedObjectId;
 pub use crate::id::ObjectId;

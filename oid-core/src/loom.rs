@@ -10,6 +10,14 @@
 //! * loom's atomics under `RUSTFLAGS="--cfg loom"`, so that the model checker explores every
 //!   interleaving of their operations (`cargo xtask loom`).
 
+// The capacity policy's byte is read on the slow paths only and set before the models' threads
+// start, so it stays a plain atomic under loom (not part of the explored schedule). Targets
+// without compare-and-swap still load and store a byte natively.
+#[cfg(not(feature = "portable-atomic"))]
+pub(crate) use core::sync::atomic::AtomicU8;
+#[cfg(feature = "portable-atomic")]
+pub(crate) use portable_atomic::AtomicU8;
+
 #[cfg(loom)]
 pub(crate) use loom::hint::spin_loop;
 #[cfg(loom)]

@@ -19,15 +19,16 @@ mod use_every_core_item {
     #[cfg(feature = "serde")]
     use oid_std::serde;
     use oid_std::{
-        Clock, EntropyError, Error, ErrorKind, FixedClock, FromSliceError, GenerateError,
-        Generator, Hex, IdBlock, IdRange, IdSpace, LegacyParts, ManualClock, ObjectId, ParseError,
-        Parts, TimeOutOfRange, Upper, oid,
+        CapacityPolicy, Clock, EntropyError, Error, ErrorKind, FixedClock, FromSliceError,
+        GenerateError, Generator, Hex, IdBlock, IdRange, IdSpace, LegacyParts, ManualClock,
+        ObjectId, ParseError, Parts, TimeOutOfRange, Upper, oid,
     };
 }
 
 /// The names in [`use_every_core_item`] (keep in step with it).
 const NAMED: &[&str] = &[
     "ArchivedObjectId",
+    "CapacityPolicy",
     "Clock",
     "Entropy",
     "EntropyError",

@@ -12,7 +12,7 @@ use std::vec;
 use std::vec::Vec;
 
 use super::space::CAPACITY;
-use crate::{Clock, Generator, IdBlock, IdSpace, ObjectId};
+use crate::{CapacityPolicy, Clock, Generator, IdBlock, IdSpace, ObjectId};
 
 /// A clock whose reading is a loom atomic, so that its changes are part of the explored
 /// schedule.
@@ -326,5 +326,129 @@ fn next_racing_with_the_first_window_skips_no_counter() {
         let mut counters: Vec<u32> = ids.iter().map(|id| id.to_parts().counter).collect();
         counters.sort_unstable();
         assert_eq!(counters, [10, 11, 12], "{ids:?}");
+    });
+}
+
+/// A change of the random value racing reservations: ids of two random values, none repeated.
+fn setup_with(
+    secs: u64,
+    random: [u8; 5],
+    counter: u32,
+    policy: CapacityPolicy,
+) -> (Arc<SharedClock>, Arc<ModelGenerator>) {
+    let clock = Arc::new(ModelClock(AtomicU64::new(secs)));
+    let generator =
+        Generator::from_seed(SharedClock(clock.clone()), random, counter).with_policy(policy);
+    (Arc::new(SharedClock(clock)), Arc::new(generator))
+}
+
+/// `Rotate`: the last id of a second and the ones after it, taken by two threads at once (one
+/// through `next`'s fast path, one through `try_next`); whoever finds the second spent moves
+/// to the next random value, and every call gets an id.
+#[test]
+fn rotation_of_a_spent_second_racing_takers_never_repeats() {
+    model(|| {
+        let (_clock, generator) = setup_with(400, [1; 5], 0, CapacityPolicy::Rotate);
+        let mut first = [ObjectId::MIN; 3];
+        generator.try_fill(&mut first).expect("three ids");
+        let mut ids = first.to_vec();
+        let g1 = generator.clone();
+        let t1 = thread::spawn(move || vec![g1.next(), g1.next()]);
+        let g2 = generator.clone();
+        let t2 = thread::spawn(move || {
+            [g2.try_next(), g2.try_next()]
+                .into_iter()
+                .map(|r| r.expect("rotate never fails with a clock"))
+                .collect::<Vec<_>>()
+        });
+        ids.extend(t1.join().expect("thread 1"));
+        ids.extend(t2.join().expect("thread 2"));
+        assert_unique(&ids);
+        assert_eq!(ids.len(), 7);
+        assert!(ids.iter().all(|id| id.timestamp() == 400), "{ids:?}");
+    });
+}
+
+/// `Rotate` with block reservations (oid-std's per-thread blocks): two blocks that do not fit
+/// the second's rest, at once.
+#[test]
+fn rotation_racing_block_reservations_never_repeats() {
+    model(|| {
+        let ids = Arc::new(IdSpace::new([2; 5], 1).with_policy(CapacityPolicy::Rotate));
+        let mut out = block_ids(ids.reserve(Some(500), 2).expect("two ids"));
+        let i1 = ids.clone();
+        let t1 = thread::spawn(move || block_ids(i1.reserve_exact(Some(500), 3).expect("three")));
+        let i2 = ids.clone();
+        let t2 = thread::spawn(move || block_ids(i2.reserve(Some(500), 4).expect("a block")));
+        out.extend(t1.join().expect("thread 1"));
+        out.extend(t2.join().expect("thread 2"));
+        assert_unique(&out);
+    });
+}
+
+/// `rotate` (the snapshot path: a fresh random value while other threads generate) racing
+/// `next`'s fast path.
+#[test]
+fn an_explicit_rotate_racing_next_never_repeats() {
+    model(|| {
+        let (_clock, generator) = setup(600, [3; 5], 2);
+        let mut ids = vec![generator.next()];
+        let g1 = generator.clone();
+        let t1 = thread::spawn(move || {
+            g1.ids().rotate([4; 5]);
+        });
+        let g2 = generator.clone();
+        let t2 = thread::spawn(move || vec![g2.next(), g2.next()]);
+        t1.join().expect("thread 1");
+        ids.extend(t2.join().expect("thread 2"));
+        ids.push(generator.next());
+        assert_unique(&ids);
+        assert_eq!(generator.random(), [4; 5]);
+    });
+}
+
+/// `rotate` right after the first window opened: nothing was taken under the first value's
+/// window, so the new window can equal the old one word for word, and a reservation that read
+/// the old era swaps the counter successfully; it throws its values away (they cost capacity,
+/// which `Rotate` makes up with one more value) and never pairs them with the wrong random
+/// value.
+#[test]
+fn a_rotate_right_after_the_first_window_never_repeats() {
+    model(|| {
+        let ids = Arc::new(IdSpace::new([5; 5], 0).with_policy(CapacityPolicy::Rotate));
+        let i1 = ids.clone();
+        let t1 = thread::spawn(move || {
+            i1.rotate([6; 5]);
+            block_ids(i1.reserve(Some(700), 2).expect("two ids"))
+        });
+        let i2 = ids.clone();
+        let t2 = thread::spawn(move || block_ids(i2.reserve(Some(700), 2).expect("two ids")));
+        let mut out = t1.join().expect("thread 1");
+        out.extend(t2.join().expect("thread 2"));
+        assert_unique(&out);
+        assert_eq!(out.len(), 4);
+    });
+}
+
+/// The clock stepping back further than the tolerance (default policy) while another thread
+/// takes ids through the fast path: a new random value at the clock's second, no repeat, and
+/// nothing waits.
+#[test]
+fn a_step_back_racing_the_fast_path_never_repeats() {
+    model(|| {
+        let (clock, generator) = setup(800, [7; 5], 3);
+        let mut ids = vec![generator.next(), generator.next()];
+        let g1 = generator.clone();
+        let c1 = clock.clone();
+        let t1 = thread::spawn(move || {
+            c1.set(700);
+            vec![g1.next()]
+        });
+        let g2 = generator.clone();
+        let t2 = thread::spawn(move || vec![g2.next(), g2.next()]);
+        ids.extend(t1.join().expect("thread 1"));
+        ids.extend(t2.join().expect("thread 2"));
+        assert_unique(&ids);
+        assert_eq!(ids[2].timestamp(), 700, "{ids:?}");
     });
 }

@@ -6,8 +6,9 @@ use super::cell::{
     ONE, TAG_MASK, TAGGED, UNOPENED, counted, distance, era, era_random, halves, later, next_seq,
     reseeding, uncounted, untagged, window,
 };
+use super::policy::{CapacityPolicy, next_random};
 use crate::loom::Ordering::{AcqRel, Acquire, Relaxed, Release};
-use crate::loom::{AtomicU64, fence, spin_loop};
+use crate::loom::{AtomicU8, AtomicU64, fence, spin_loop};
 use crate::{GenerateError, ObjectId};
 
 /// Ids per second and random value: the 3-byte counter's range (4 in the crate's own loom
@@ -34,16 +35,20 @@ pub(super) const CAPACITY: u32 = 4;
 ///   counter, so after `0xFFFFFFFF` (2106-02-07T06:28:15Z) the timestamp wraps to `0` like the
 ///   field; every second `0..=0xFFFFFFFF` holds its full 2^24 ids.
 /// * **A reading of an earlier second** (the clock stepped back) stamps the window's second: a
-///   second is never reopened, timestamps never go below the newest one stamped, and that
-///   second's capacity serves the whole step.
+///   second is never reopened under one random value, and timestamps do not go below the
+///   newest one stamped, up to [`CapacityPolicy::STEP_BACK_TOLERANCE`] seconds back.
 /// * **No reading** (`None`) stamps the window's second, or second 0 before the first window.
-/// * **A new random value** ([`reseed`](Self::reseed)) is a new id space: the window starts over.
+/// * **A new random value** is a new id space: the window starts over, at any second.
+///   The [`CapacityPolicy`] says when the id space moves to one by itself (a spent second, a
+///   step of the clock back); [`rotate`](Self::rotate) and [`reseed`](Self::reseed) do it on
+///   demand. A change of the random value keeps the counter going where it stands (except
+///   `reseed`, which sets it).
 ///
 /// # How
 ///
-/// Three 64-bit atomics: the *era* (the random value and a sequence number, odd while a reseed
-/// runs), the *window* (second and start), and the *counter* (the next value, tagged with the
-/// second of the window it is counted in). A reservation takes its values with one
+/// Three 64-bit atomics: the *era* (the random value and a sequence number, odd while the
+/// random value changes), the *window* (second and start), and the *counter* (the next value,
+/// tagged with the second of the window it is counted in). A reservation takes its values with one
 /// compare-and-swap of the tagged counter after checking the bound against the window whose
 /// second equals the tag: a caller that read an older window can never take a value under a
 /// newer one (its swap fails). A new window is opened at the counter's value (at most the old
@@ -51,8 +56,17 @@ pub(super) const CAPACITY: u32 = 4;
 /// only move forward (a caller re-tags only after reading the window again and finding it
 /// unchanged, so a counter already tagged with a newer window is never tagged back). Every
 /// reservation reads the era before and after (a sequence lock) and throws away a value whose
-/// era changed meanwhile; the contract is still that a reseed runs when nothing else takes ids
-/// (the model checker covers reservations racing each other and the clock, not a reseed).
+/// era changed meanwhile.
+///
+/// A change of the random value ([`rotate`](Self::rotate), or the policy's) marks the era
+/// (odd sequence number), then moves the counter with a read-modify-write that keeps its
+/// value and tags it with the new window's second, stores the new window and the new era. A
+/// reservation whose swap of the counter came before that read-modify-write took values of
+/// the old era, which the new one continues after; one whose swap came after sees the marked
+/// era (the change's release fence and the reservation's acquire fence pair through the
+/// counter) and throws its values away. The model checker runs these changes racing
+/// reservations and `next`'s fast path. [`reseed`](Self::reseed) sets the counter instead,
+/// and so still runs only when nothing else takes ids.
 ///
 /// `Generator::next`'s fast path is one `fetch_add` on the counter word: it keeps the value
 /// only if the word carries the window's tag, lies less than 2^24 past the window's start and
@@ -75,8 +89,10 @@ pub(super) const CAPACITY: u32 = 4;
 /// # Ok::<(), oid_core::GenerateError>(())
 /// ```
 pub struct IdSpace {
-    /// The random value and the reseed sequence number ([`era`]).
+    /// The random value and the sequence number of its changes ([`era`]).
     era: AtomicU64,
+    /// The [`CapacityPolicy`], as its byte.
+    policy: AtomicU8,
     /// The newest second and its start ([`window`]), or `UNOPENED`.
     pub(super) window: AtomicU64,
     /// The next value, tagged ([`counted`]).
@@ -249,6 +265,7 @@ impl IdSpace {
     pub const fn new(random: [u8; 5], counter: u32) -> IdSpace {
         IdSpace {
             era: AtomicU64::new(era(random, 0)),
+            policy: AtomicU8::new(CapacityPolicy::Wait.to_byte()),
             window: AtomicU64::new(UNOPENED),
             counter: AtomicU64::new(untagged(counter)),
         }
@@ -260,9 +277,57 @@ impl IdSpace {
     pub fn new(random: [u8; 5], counter: u32) -> IdSpace {
         IdSpace {
             era: AtomicU64::new(era(random, 0)),
+            policy: AtomicU8::new(CapacityPolicy::Wait.to_byte()),
             window: AtomicU64::new(UNOPENED),
             counter: AtomicU64::new(untagged(counter)),
         }
+    }
+
+    /// The id space with this [`CapacityPolicy`] (the default is
+    /// [`Wait`](CapacityPolicy::Wait)); `const`, for a `static`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{CapacityPolicy, IdSpace};
+    /// static IDS: IdSpace = IdSpace::new([1; 5], 0).with_policy(CapacityPolicy::Rotate);
+    /// assert_eq!(IDS.policy(), CapacityPolicy::Rotate);
+    /// ```
+    #[must_use]
+    pub const fn with_policy(mut self, policy: CapacityPolicy) -> IdSpace {
+        self.policy = AtomicU8::new(policy.to_byte());
+        self
+    }
+
+    /// The [`CapacityPolicy`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{CapacityPolicy, IdSpace};
+    /// assert_eq!(IdSpace::new([1; 5], 0).policy(), CapacityPolicy::Wait);
+    /// ```
+    pub fn policy(&self) -> CapacityPolicy {
+        CapacityPolicy::from_byte(self.policy.load(Relaxed))
+    }
+
+    /// Sets the [`CapacityPolicy`]; reservations running meanwhile may still follow the old
+    /// one (either keeps every id unique).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{CapacityPolicy, IdSpace};
+    /// static IDS: IdSpace = IdSpace::new([1; 5], 0);
+    /// IDS.set_policy(CapacityPolicy::Rotate);
+    /// IDS.reserve(Some(7), IdSpace::CAPACITY)?;
+    /// let block = IDS.reserve(Some(7), 10)?; // a new random value instead of an error
+    /// assert_eq!((block.timestamp(), block.len()), (7, 10));
+    /// assert_ne!(block.random(), [1; 5]);
+    /// # Ok::<(), oid_core::GenerateError>(())
+    /// ```
+    pub fn set_policy(&self, policy: CapacityPolicy) {
+        self.policy.store(policy.to_byte(), Relaxed);
     }
 
     /// The current random value.
@@ -288,7 +353,8 @@ impl IdSpace {
     /// # Errors
     ///
     /// [`GenerateError`] of kind [`CapacityExhausted`](crate::ErrorKind::CapacityExhausted)
-    /// when the second the block would carry is spent; nothing is used up.
+    /// when the second the block would carry is spent and the [`CapacityPolicy`] says to wait;
+    /// nothing is used up.
     ///
     /// # Examples
     ///
@@ -312,8 +378,8 @@ impl IdSpace {
     /// # Errors
     ///
     /// [`GenerateError`] of kind [`CapacityExhausted`](crate::ErrorKind::CapacityExhausted)
-    /// when the second has fewer than `want` left, or `want` is 0 or more than 2^24; nothing is
-    /// used up.
+    /// when the second has fewer than `want` left and the [`CapacityPolicy`] says to wait, or
+    /// `want` is 0 or more than 2^24; nothing is used up.
     ///
     /// # Examples
     ///
@@ -364,14 +430,83 @@ impl IdSpace {
         }
     }
 
-    /// Replaces the random value and the counter: a new id space, so the window starts over
-    /// (the next reservation opens one at its reading).
+    /// Moves to a new random value, safely while other threads take ids: a new id space that
+    /// keeps the newest second and continues the counter where it stands (so the capacity of
+    /// that second starts over). The way out of a state that may be shared with another
+    /// process: a VM restored from a snapshot twice, a cloned container.
+    ///
+    /// `random` should be fresh from an entropy source (a value this id space used before
+    /// could repeat ids). Returns the value it replaced.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let ids = oid_core::IdSpace::new([1; 5], 0);
+    /// ids.reserve(Some(5), 1 << 24)?;
+    /// assert_eq!(ids.rotate([2; 5]), [1; 5]);
+    /// let block = ids.reserve(Some(5), 1)?;
+    /// assert_eq!((block.timestamp(), block.random()), (5, [2; 5]));
+    /// # Ok::<(), oid_core::GenerateError>(())
+    /// ```
+    pub fn rotate(&self, random: [u8; 5]) -> [u8; 5] {
+        loop {
+            let seen = self.era.load(Relaxed);
+            if !reseeding(seen) && self.rotate_from(seen, random, None) {
+                return era_random(seen);
+            }
+            spin_loop();
+        }
+    }
+
+    /// Moves from era `seen` to `random` (see [`rotate`](Self::rotate)), stamping `secs` from
+    /// now on (`None`: the newest second). Returns whether it did: `false` if the era is no
+    /// longer `seen` (someone else changed it first).
+    #[cold]
+    pub(super) fn rotate_from(&self, seen: u64, random: [u8; 5], secs: Option<u32>) -> bool {
+        if self
+            .era
+            .compare_exchange(seen, next_seq(seen), Acquire, Relaxed)
+            .is_err()
+        {
+            return false;
+        }
+        // Marked; the release fence pairs with the acquire fence of a reservation whose
+        // read-modify-write of the counter comes after the one below (see `IdSpace`).
+        fence(Release);
+        let w = self.window.load(Acquire);
+        let secs = match (secs, w) {
+            (Some(s), _) => Some(s),
+            (None, UNOPENED) => None,
+            (None, w) => Some(halves(w).0),
+        };
+        let mut c = self.counter.load(Relaxed);
+        let value = loop {
+            let (_, value) = uncounted(c);
+            let new = match secs {
+                Some(s) => counted(s, value),
+                None => c,
+            };
+            match self.counter.compare_exchange_weak(c, new, Release, Relaxed) {
+                Ok(_) => break value,
+                Err(now) => c = now,
+            }
+        };
+        if let Some(s) = secs {
+            self.window.store(window(s, value), Relaxed);
+        }
+        self.era
+            .store(era(random, (seen as u32).wrapping_add(2)), Release);
+        true
+    }
+
+    /// Replaces the random value and sets the counter: a new id space, so the window starts
+    /// over (the next reservation opens one at its reading).
     ///
     /// Call it when nothing else takes ids from this id space (at startup, or in the child of a
-    /// `fork`, which has one thread). Reservations that run meanwhile wait (spinning) for its
-    /// few stores and throw away a value taken across the change rather than pair it with the
-    /// other random value, but a reseed racing other callers is not covered by the model
-    /// checker: it is not part of the contract.
+    /// `fork`, which has one thread); [`rotate`](Self::rotate) is the change that may race
+    /// other threads. Reservations that run meanwhile wait (spinning) for its few stores and
+    /// throw away a value taken across the change rather than pair it with the other random
+    /// value, but a counter set back can meet values taken before it.
     ///
     /// # Examples
     ///
@@ -496,6 +631,19 @@ impl IdSpace {
                 }
                 continue;
             }
+            let policy = self.policy();
+            if let Some(now) = reading {
+                let back = secs.wrapping_sub(now);
+                if w != UNOPENED
+                    && policy != CapacityPolicy::Fixed
+                    && back > CapacityPolicy::STEP_BACK_TOLERANCE
+                    && !later(now, secs)
+                {
+                    // The clock stepped back: a new random value, at the clock's own second.
+                    self.rotate_from(e, next_random(era_random(e)), Some(now));
+                    continue;
+                }
+            }
             let open = match reading {
                 Some(now) if w == UNOPENED || later(now, secs) => Some(now),
                 None if w == UNOPENED => Some(0),
@@ -514,7 +662,13 @@ impl IdSpace {
             } else if partial && left > 0 {
                 left
             } else if self.unchanged(e) {
-                return Err(Spent(e));
+                // Spent, and `reading` is this second, one at most the tolerance earlier, or
+                // none (a later one opened a window, a step back moved to a new value above).
+                if policy != CapacityPolicy::Rotate {
+                    return Err(Spent(e));
+                }
+                self.rotate_from(e, next_random(era_random(e)), Some(secs));
+                continue;
             } else {
                 continue;
             };

@@ -47,9 +47,15 @@ fn clock_readings_wrap_modulo_2_pow_32() {
     assert_eq!(g.next().timestamp(), 0);
     clock.set((1 << 32) + 5);
     assert_eq!(g.next().timestamp(), 5);
-    // A reading 2^31 or more seconds "ahead" is a step back: the newest second stays.
+    // A reading 2^31 or more seconds "ahead" is a step back: with `Fixed` the newest second
+    // stays; by default a new random value at the clock's second.
+    let fixed = Generator::from_seed(&clock, [0; 5], 0).with_policy(CapacityPolicy::Fixed);
+    assert_eq!(fixed.next().timestamp(), 5);
     clock.set((1 << 32) + 5 + (1 << 31));
-    assert_eq!(g.next().timestamp(), 5);
+    assert_eq!(fixed.next().timestamp(), 5);
+    let id = g.next();
+    assert_eq!(id.timestamp(), 5 + (1 << 31));
+    assert_ne!(id.to_parts().random, [0; 5]);
 }
 
 /// Every id of one second, taken with `try_fill` in blocks (the last cut to what is left):
@@ -247,7 +253,7 @@ impl Seen {
 #[cfg_attr(miri, ignore = "2^24 ids")]
 fn one_second_holds_exactly_2_pow_24_ids_across_the_wrap() {
     let clock = ManualClock::at(1_700_000_000);
-    let g = Generator::from_seed(&clock, RANDOM, 0xffff00);
+    let g = Generator::from_seed(&clock, RANDOM, 0xffff00).with_policy(CapacityPolicy::Fixed);
     let mut ids = std::vec![ObjectId::MIN; CAPACITY as usize];
     assert_eq!(g.try_fill(&mut ids), Ok(()));
     let mut seen = Seen::new();
@@ -264,8 +270,10 @@ fn one_second_holds_exactly_2_pow_24_ids_across_the_wrap() {
     assert_eq!(g.try_fill(&mut one), Err(GenerateError::CAPACITY_EXHAUSTED));
     assert_eq!(one, [ObjectId::MIN]);
     assert_eq!(g.try_fill(&mut []), Ok(()));
-    // The clock stepping back does not reopen anything either.
+    // The clock stepping back does not reopen anything either (`Fixed`: one random value).
     clock.set(1_699_999_999);
+    assert_eq!(g.try_next(), Err(GenerateError::CAPACITY_EXHAUSTED));
+    clock.set(1_600_000_000);
     assert_eq!(g.try_next(), Err(GenerateError::CAPACITY_EXHAUSTED));
     // A later second gives the capacity back; the counter goes on where it stopped.
     clock.set(1_700_000_000);
@@ -298,17 +306,162 @@ fn a_second_is_spent_by_single_ids_and_batches_alike() {
 }
 
 #[test]
-fn the_clock_stepping_back_keeps_the_newest_second() {
+fn the_clock_stepping_back_within_the_tolerance_keeps_the_newest_second() {
+    for policy in [
+        CapacityPolicy::Wait,
+        CapacityPolicy::Rotate,
+        CapacityPolicy::Fixed,
+    ] {
+        let clock = ManualClock::at(1_000);
+        let g = Generator::from_seed(&clock, RANDOM, 0).with_policy(policy);
+        assert_eq!(g.next().timestamp(), 1_000);
+        clock.set(1_000 - u64::from(CapacityPolicy::STEP_BACK_TOLERANCE));
+        let id = g.next();
+        assert_eq!((id.timestamp(), id.to_parts().counter), (1_000, 1));
+        assert_eq!(id.to_parts().random, RANDOM, "{policy:?}");
+        clock.set(1_001);
+        assert_eq!(g.next().timestamp(), 1_001);
+        clock.unset();
+        assert_eq!(g.next().timestamp(), 1_001, "no reading: the newest second");
+        assert_eq!(g.random(), RANDOM);
+    }
+}
+
+#[test]
+fn fixed_keeps_the_newest_second_through_any_step_back() {
     let clock = ManualClock::at(1_000);
-    let g = Generator::from_seed(&clock, RANDOM, 0);
+    let g = Generator::from_seed(&clock, RANDOM, 0).with_policy(CapacityPolicy::Fixed);
     assert_eq!(g.next().timestamp(), 1_000);
     clock.set(900);
     let id = g.next();
     assert_eq!((id.timestamp(), id.to_parts().counter), (1_000, 1));
-    clock.set(1_001);
-    assert_eq!(g.next().timestamp(), 1_001);
-    clock.unset();
-    assert_eq!(g.next().timestamp(), 1_001, "no reading: the newest second");
+    assert_eq!(id.to_parts().random, RANDOM);
+    // The legacy layout's bytes never change: `Fixed` is its default.
+    let legacy = Generator::from_legacy(&clock, 0xbcf86c, 0xd799, 0);
+    assert_eq!(legacy.policy(), CapacityPolicy::Fixed);
+}
+
+#[test]
+fn a_step_back_moves_to_a_new_random_value_at_the_clocks_second() {
+    for policy in [CapacityPolicy::Wait, CapacityPolicy::Rotate] {
+        let clock = ManualClock::at(1_000);
+        let g = Generator::from_seed(&clock, RANDOM, 7).with_policy(policy);
+        let before: Vec<ObjectId> = (0..3).map(|_| g.next()).collect();
+        clock.set(1_000 - u64::from(CapacityPolicy::STEP_BACK_TOLERANCE) - 1);
+        let after = g.next();
+        let p = after.to_parts();
+        assert_eq!(p.timestamp, 998, "{policy:?}: the clock's own second");
+        assert_eq!(p.random, policy::next_random(RANDOM), "{policy:?}");
+        // The counter goes on where it stood.
+        assert_eq!(p.counter, 10);
+        assert!(!before.contains(&after));
+        // The new random value's second 998 holds its full capacity, monotonic again.
+        assert_eq!(g.ids.left(998), CAPACITY - 1);
+        assert_eq!(g.next().to_parts().counter, 11);
+        clock.set(999);
+        assert_eq!(g.next().timestamp(), 999);
+        assert_eq!(g.random(), policy::next_random(RANDOM));
+    }
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "2^24 ids")]
+fn rotate_continues_a_spent_second_with_a_new_random_value() {
+    let g = Generator::from_seed(FixedClock::at(1_700_000_000), RANDOM, 0xffff00)
+        .with_policy(CapacityPolicy::Rotate);
+    let n = CAPACITY as usize + 1_000;
+    let mut seen = HashSet::with_capacity(n);
+    let mut randoms = Vec::new();
+    for _ in 0..n {
+        let id = g.try_next().expect("rotate never fails on a fixed clock");
+        assert_eq!(id.timestamp(), 1_700_000_000);
+        let r = id.to_parts().random;
+        if randoms.last() != Some(&r) {
+            randoms.push(r);
+        }
+        assert!(seen.insert(id), "repeated {id}");
+    }
+    assert_eq!(
+        randoms,
+        [RANDOM, policy::next_random(RANDOM)],
+        "one rotation"
+    );
+    // The counter went on: the second value's first id is the first value's 2^24-th + 1.
+    assert_eq!(g.ids.left(1_700_000_000), CAPACITY - 1_000);
+    // `try_fill` of a whole second after part of one: one more rotation, all of it.
+    let mut all = std::vec![ObjectId::MIN; CAPACITY as usize];
+    assert_eq!(g.try_fill(&mut all), Ok(()));
+    assert!(
+        all.iter()
+            .all(|id| id.to_parts().random == policy::next_random(policy::next_random(RANDOM)))
+    );
+    // Under `Wait` the same second is spent: an error, nothing used up.
+    g.ids.set_policy(CapacityPolicy::Wait);
+    assert_eq!(g.try_next(), Err(GenerateError::CAPACITY_EXHAUSTED));
+    // Without a clock reading, `Rotate` keeps the newest second.
+    let unset =
+        Generator::from_seed(FixedClock::UNSET, RANDOM, 0).with_policy(CapacityPolicy::Rotate);
+    let mut first = std::vec![ObjectId::MIN; CAPACITY as usize];
+    unset.fill(&mut first);
+    let id = unset.next();
+    assert_eq!(
+        (id.timestamp(), id.to_parts().random),
+        (0, policy::next_random(RANDOM))
+    );
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "2^24 ids")]
+fn a_forward_glitch_then_its_correction_never_blocks_or_repeats() {
+    const NOW: u64 = 1_700_000_000;
+    const YEAR: u64 = 365 * 24 * 3600;
+    let clock = ManualClock::at(NOW);
+    let g = Generator::from_seed(&clock, RANDOM, 0);
+    let mut seen = HashSet::with_capacity((1 << 24) + 2_000);
+    assert!(seen.insert(g.try_next().unwrap()));
+    clock.set(NOW + YEAR);
+    let glitch = g.try_next().unwrap();
+    assert_eq!(glitch.timestamp() as u64, NOW + YEAR);
+    assert!(seen.insert(glitch));
+    clock.set(NOW + 1);
+    for i in 0..(1u32 << 24) + 1_000 {
+        let id = g.try_next().unwrap_or_else(|e| panic!("call {i}: {e}"));
+        assert_eq!(
+            id.timestamp() as u64,
+            NOW + 1 + u64::from(i >> 24),
+            "call {i}"
+        );
+        assert!(seen.insert(id), "repeated {id}");
+        if i + 1 == 1 << 24 {
+            clock.advance(1); // the real second is spent: the clock moves on, as real ones do
+        }
+    }
+    // One new random value, for the correction.
+    assert_eq!(g.random(), policy::next_random(RANDOM));
+}
+
+#[test]
+fn an_hour_back_after_a_spent_second_returns_at_once() {
+    // The clock never moves on its own; `wait` counts. The old rule waited here for an hour.
+    struct Counting<'a>(&'a ManualClock, core::cell::Cell<u32>);
+    impl Clock for Counting<'_> {
+        fn unix_seconds(&self) -> Option<u64> {
+            self.0.unix_seconds()
+        }
+        fn wait(&self) {
+            self.1.set(self.1.get() + 1);
+            assert!(self.1.get() < 1_000, "waited for the clock");
+        }
+    }
+    let clock = ManualClock::at(5_000);
+    let g = Generator::from_seed(Counting(&clock, core::cell::Cell::new(0)), RANDOM, 0);
+    g.ids.reserve(Some(5_000), CAPACITY).unwrap();
+    assert_eq!(g.try_next(), Err(GenerateError::CAPACITY_EXHAUSTED));
+    clock.set(5_000 - 3_600);
+    let id = g.next();
+    assert_eq!(id.timestamp(), 5_000 - 3_600);
+    assert_eq!(g.clock().1.get(), 0);
+    assert_ne!(id.to_parts().random, RANDOM);
 }
 
 #[test]
@@ -562,15 +715,23 @@ fn threads_calling_next_across_spent_seconds_never_repeat() {
                 .collect()
         });
         for ids in &ids {
-            assert!(ids.windows(2).all(|w| w[0].timestamp() <= w[1].timestamp()));
+            // A thread whose reading went stale by more than the tolerance moves the id space
+            // to a new random value (the helper moves the clock a second per millisecond); per
+            // random value, a thread's timestamps never go back.
+            for w in ids.windows(2) {
+                if w[0].to_parts().random == w[1].to_parts().random {
+                    assert!(w[0].timestamp() <= w[1].timestamp());
+                }
+            }
             for id in ids {
                 assert!(seen.insert(*id), "duplicate id {id}");
             }
         }
+        let random = first.to_parts().random;
         let in_first = ids
             .iter()
             .flatten()
-            .filter(|id| id.timestamp() == secs)
+            .filter(|id| id.timestamp() == secs && id.to_parts().random == random)
             .count();
         assert!(
             in_first <= LEFT as usize,

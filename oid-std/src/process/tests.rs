@@ -125,21 +125,23 @@ fn a_spent_second_is_an_error_for_try_and_a_wait_for_new() {
 }
 
 #[test]
-fn a_clock_stepping_back_keeps_the_newest_second() {
+fn a_clock_stepping_back_keeps_the_newest_second_within_the_tolerance() {
+    const T: u64 = 1_700_003_600;
     let (s, l) = (shared(GuardKind::WipeOnFork), Local::new());
-    let clock = ManualClock::at(1_700_003_600);
+    let clock = ManualClock::at(T);
     let newest = lenient(&s, &l, &clock);
-    // Edge 1: an hour back, ids keep the newest second and go on from its capacity.
-    clock.set(1_700_000_000);
+    // Edge 1: a second back (two readings across a second's edge), ids keep the newest second
+    // and go on from its capacity.
+    clock.set(T - u64::from(oid_core::CapacityPolicy::STEP_BACK_TOLERANCE));
     let mut ids = vec![newest];
     for _ in 0..1000 {
         ids.push(lenient(&s, &l, &clock));
     }
-    assert!(ids.iter().all(|id| id.timestamp() == 1_700_003_600));
+    assert!(ids.iter().all(|id| id.timestamp() == T as u32));
     assert!(ids.windows(2).all(|w| w[0] < w[1]), "still increasing");
-    // Edge 2: that second's capacity has to last until the clock catches up: once spent,
-    // try_new fails and new waits for a reading past the newest second, not just any change.
-    spend(&s, 1_700_003_600, 0);
+    // Edge 2: once that second is spent, try_new fails and new waits for a reading past the
+    // newest second, not just any change.
+    spend(&s, T as u32, 0);
     let other = Local::new();
     assert_eq!(
         strict(&s, &other, &clock).unwrap_err().kind(),
@@ -147,15 +149,38 @@ fn a_clock_stepping_back_keeps_the_newest_second() {
     );
     let later = std::thread::scope(|t| {
         let waiter = t.spawn(|| lenient(&s, &Local::new(), &clock));
-        clock.set(1_700_003_599);
         std::thread::sleep(std::time::Duration::from_millis(30));
-        clock.set(1_700_003_600);
+        clock.set(T);
         std::thread::sleep(std::time::Duration::from_millis(30));
         assert!(!waiter.is_finished());
-        clock.set(1_700_003_601);
+        clock.set(T + 1);
         waiter.join().unwrap()
     });
-    assert_eq!(later.timestamp(), 1_700_003_601);
+    assert_eq!(later.timestamp(), T as u32 + 1);
+    assert_eq!(later.to_parts().random, newest.to_parts().random);
+}
+
+#[test]
+fn a_clock_stepping_back_an_hour_moves_to_a_new_random_value() {
+    const T: u64 = 1_700_003_600;
+    let (s, l) = (shared(GuardKind::WipeOnFork), Local::new());
+    let clock = ManualClock::at(T);
+    let mut ids: Vec<ObjectId> = (0..10).map(|_| lenient(&s, &l, &clock)).collect();
+    let random = ids[0].to_parts().random;
+    // Spent, then an hour back: neither an error nor a wait for the hour.
+    spend(&s, T as u32, 0);
+    clock.set(T - 3_600);
+    let after: Vec<ObjectId> = (0..1000)
+        .map(|_| strict(&s, &Local::new(), &clock).expect("a new random value, no error"))
+        .collect();
+    for id in &after {
+        let p = id.to_parts();
+        assert_eq!(p.timestamp, (T - 3_600) as u32, "the clock's own second");
+        assert_ne!(p.random, random);
+    }
+    ids.extend(after);
+    let distinct: HashSet<ObjectId> = ids.iter().copied().collect();
+    assert_eq!(distinct.len(), ids.len());
 }
 
 #[test]
