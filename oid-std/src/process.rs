@@ -40,7 +40,7 @@ use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
 use std::time::SystemTime;
 
-use oid_core::{Clock, Entropy, EntropyError, IdBlock, IdSpace, ObjectId};
+use oid_core::{CapacityPolicy, Clock, Entropy, EntropyError, IdBlock, IdSpace, ObjectId};
 
 use crate::entropy::OsEntropy;
 use crate::error::Error;
@@ -148,7 +148,9 @@ impl Shared {
             owner: AtomicU64::new(0),
             weak: AtomicBool::new(false),
             ids: IdSpace::new([0; 5], 0),
-            legacy_ids: IdSpace::new([0; 5], 0),
+            // Its random value is not in the ids (the machine and process ids are), so a new
+            // one would not be a new id space: never change it.
+            legacy_ids: IdSpace::new([0; 5], 0).with_policy(CapacityPolicy::Fixed),
             last_epoch: AtomicU32::new(0),
             guard,
         }

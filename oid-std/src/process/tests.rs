@@ -326,6 +326,13 @@ fn legacy_counter_has_its_own_capacity() {
     let Ok(c) = next_legacy_in::<Lenient, _>(&s, &clock, 0x123456);
     assert_eq!(c.timestamp(), 1_700_000_001);
     assert_eq!(c.to_legacy_parts().process_id, std::process::id() as u16);
+    // A clock set back an hour: the legacy counter keeps its second (its random value is not
+    // in the ids, so a new one would not make a new id space) and never repeats an id.
+    clock.set(1_700_000_001 - 3_600);
+    let d = next_legacy_in::<Strict, _>(&s, &clock, 0x123456).unwrap();
+    assert_eq!(d.timestamp(), 1_700_000_001);
+    assert_ne!(c, d);
+    assert_eq!(s.legacy_ids.policy(), oid_core::CapacityPolicy::Fixed);
 }
 
 #[test]
