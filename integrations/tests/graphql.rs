@@ -69,6 +69,14 @@ fn error(response: async_graphql::Response) -> String {
 fn core_scalar_in_a_schema() {
     let schema = Schema::new(CoreQuery, EmptyMutation, EmptySubscription);
     assert!(schema.sdl().contains("scalar ObjectId"), "{}", schema.sdl());
+    // The description the scalar registers (its impls are written out, not generated).
+    assert!(
+        schema
+            .sdl()
+            .contains("A MongoDB ObjectId: 24 hexadecimal digits (12 bytes)"),
+        "{}",
+        schema.sdl()
+    );
 
     let out = data(run(
         &schema,
@@ -119,6 +127,14 @@ fn bad_input_is_a_graphql_error_not_a_panic() {
 fn bson_scalar_in_a_schema() {
     let schema = Schema::new(BsonQuery, EmptyMutation, EmptySubscription);
     assert!(schema.sdl().contains("scalar ObjectId"), "{}", schema.sdl());
+    // The description the scalar registers (its impls are written out, not generated).
+    assert!(
+        schema
+            .sdl()
+            .contains("A MongoDB ObjectId: 24 hexadecimal digits (12 bytes)"),
+        "{}",
+        schema.sdl()
+    );
     let out = data(run(
         &schema,
         r#"{ echo(id: "507F1F77BCF86CD799439011") maybe }"#,

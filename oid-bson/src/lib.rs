@@ -77,7 +77,10 @@ pub mod oid {
     /// `bson-3`, bson 3's `bson::error::Error` (kind `ObjectId`, as bson 3's own `parse_str`
     /// returns, so `?` converts it into `mongodb::error::Error`; its `message` is ours, naming
     /// the wrong length or character).
+    // Not inlined: bson's page, not ours, shows bson's own feature badges (its
+    // `serde_path_to_error` read as a feature of this crate; `cargo xtask docsrs` checks).
     #[cfg(feature = "bson-3")]
+    #[doc(no_inline)]
     pub use ::bson::error::Error;
 
     /// What [`ObjectId::parse_str`], `FromStr` and `TryFrom<&str>` return without the feature

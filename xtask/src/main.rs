@@ -2,6 +2,7 @@
 //! the commands, `cargo xtask <command> --help` describes one; nothing runs on `--help`.
 
 mod ci;
+mod docsrs;
 mod firmware;
 mod msrv;
 mod nostd;
@@ -77,6 +78,10 @@ enum Command {
     Features,
     /// oid-core's `oid!` compile-fail tests (trybuild, without optional features).
     Ui,
+    /// The workspace's docs as docs.rs builds them (`--cfg docsrs`, all features, `-D warnings`;
+    /// RUSTC_BOOTSTRAP=1 for `doc_cfg`); fails on a cfg badge on oid-core's or oid-bson's pages
+    /// that is not one of their features.
+    Docsrs,
     /// `cargo publish --workspace --dry-run`: package the five crates and build each from its
     /// package, as the registry would.
     Package,
@@ -112,6 +117,7 @@ fn main() -> ExitCode {
         Command::Stress => verify::stress(),
         Command::Features => verify::features(),
         Command::Ui => verify::ui(),
+        Command::Docsrs => docsrs::docsrs(),
         Command::Package => release::package(),
         Command::Deny => release::deny(),
         Command::Driver => release::driver(),

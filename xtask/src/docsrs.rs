@@ -1,0 +1,166 @@
+//! The rustdoc step (`cargo xtask docsrs`, a step of `cargo xtask ci`): the workspace's docs as
+//! docs.rs builds them (`--cfg docsrs`, every feature: `[package.metadata.docs.rs]`) with
+//! `-D warnings`, then every "Available on ..." badge of oid-core's and oid-bson's pages checked:
+//! each must name a feature of our own crates. async-graphql's `OutputType::resolve` carries
+//! async-graphql's own `cfg(not(feature = "boxed-trait"))`, which rustdoc showed on our impl as
+//! "Available on non-crate feature `boxed-trait` only"; such a badge fails the step.
+//!
+//! docs.rs uses nightly for `doc(cfg)`; this uses the pinned toolchain with `RUSTC_BOOTSTRAP=1`
+//! (the same badges), so that it reuses the dependencies the all-features clippy step checked
+//! with the same setting instead of checking them all again with another compiler (about 3
+//! minutes on 2 cores). The nightly build, for a look at the pages:
+//! `RUSTDOCFLAGS="--cfg docsrs" cargo +nightly doc -p oid-core -p oid-bson --all-features --no-deps`.
+
+use std::path::Path;
+
+use xshell::{Shell, cmd};
+
+use crate::util::{Result, Runner, cargo_target_dir, declared_features, project_root, run};
+
+/// The crates whose docs.rs pages carry feature badges.
+const CRATES: &[&str] = &["oid-core", "oid-bson"];
+
+/// The step's name in `cargo xtask ci`.
+pub(crate) const STEP: &str = "rustdoc -D warnings, --cfg docsrs: no foreign cfg badge";
+
+/// `cargo xtask docsrs`.
+pub(crate) fn docsrs() -> Result {
+    let mut r = Runner::new()?;
+    r.step(STEP, check);
+    r.finish()
+}
+
+/// Builds the workspace's docs the docs.rs way and checks oid-core's and oid-bson's badges.
+pub(crate) fn check(sh: &Shell) -> Result {
+    run(cmd!(sh, "cargo doc --workspace --no-deps --all-features")
+        .env("RUSTC_BOOTSTRAP", "1")
+        .env("RUSTDOCFLAGS", "--cfg docsrs -D warnings"))?;
+    let doc = cargo_target_dir().join("doc");
+    let mut ours = Vec::new();
+    for krate in CRATES {
+        let manifest = std::fs::read_to_string(project_root().join(krate).join("Cargo.toml"))?;
+        ours.extend(declared_features(&manifest));
+    }
+    let mut foreign = Vec::new();
+    let mut badges = 0;
+    for krate in CRATES {
+        let dir = doc.join(krate.replace('-', "_"));
+        let mut pages = Vec::new();
+        html_under(&dir, &mut pages);
+        if pages.is_empty() {
+            return Err(format!("no HTML under {}", dir.display()).into());
+        }
+        for page in pages {
+            let html = std::fs::read_to_string(&page)?;
+            for badge in feature_badges(&html) {
+                badges += 1;
+                if badge.negated || !ours.contains(&badge.feature) {
+                    let shown = format!(
+                        "{}: {}crate feature `{}`",
+                        page.strip_prefix(&doc).unwrap_or(&page).display(),
+                        if badge.negated { "non-" } else { "" },
+                        badge.feature
+                    );
+                    if !foreign.contains(&shown) {
+                        foreign.push(shown);
+                    }
+                }
+            }
+        }
+    }
+    if badges == 0 {
+        return Err("no feature badge found: the docs were not built with --cfg docsrs".into());
+    }
+    eprintln!("docsrs: {badges} feature badges, each naming a feature of {CRATES:?}");
+    if foreign.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "badges of cfgs that are not our features (another crate's cfg?): {}",
+            foreign.join("; ")
+        )
+        .into())
+    }
+}
+
+/// Every `.html` file under `dir`.
+fn html_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            html_under(&path, out);
+        } else if path.extension().is_some_and(|e| e == "html") {
+            out.push(path);
+        }
+    }
+}
+
+/// One `crate feature X` or `non-crate feature X` in a rustdoc badge.
+#[derive(Debug, PartialEq, Eq)]
+struct Badge {
+    feature: String,
+    negated: bool,
+}
+
+/// The feature names rustdoc's portability badges mention, in both of its spellings: the full
+/// badge (`crate feature <code>serde</code>`) and the item list's title attribute (``crate
+/// feature `serde` ``).
+fn feature_badges(html: &str) -> Vec<Badge> {
+    const KEY: &str = "crate feature ";
+    let mut out = Vec::new();
+    let mut rest = html;
+    while let Some(i) = rest.find(KEY) {
+        let negated = rest[..i].ends_with("non-");
+        let after = &rest[i + KEY.len()..];
+        let name = if let Some(s) = after.strip_prefix("<code>") {
+            s.split("</code>").next()
+        } else if let Some(s) = after.strip_prefix('`') {
+            s.split('`').next()
+        } else {
+            None
+        };
+        if let Some(name) = name {
+            out.push(Badge {
+                feature: name.to_owned(),
+                negated,
+            });
+        }
+        rest = after;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn badges_are_read_in_both_spellings_and_negation_is_seen() {
+        let html = r#"<div class="stab portability">Available on <strong>crate feature <code>async-graphql</code></strong> only.</div>
+<span class="stab portability" title="Available on crate feature `serde` only"><code>serde</code></span>
+<div class="stab portability">Available on <strong>non-crate feature <code>boxed-trait</code></strong> only.</div>
+<p>the crate feature list</p>"#;
+        let found = feature_badges(html);
+        assert_eq!(
+            found,
+            [
+                Badge {
+                    feature: "async-graphql".into(),
+                    negated: false
+                },
+                Badge {
+                    feature: "serde".into(),
+                    negated: false
+                },
+                Badge {
+                    feature: "boxed-trait".into(),
+                    negated: true
+                },
+            ]
+        );
+        assert!(feature_badges("no badges here").is_empty());
+    }
+}
