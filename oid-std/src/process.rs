@@ -19,11 +19,14 @@
 //! * **Within a process:** every counter value is reserved through oid-core's
 //!   [`IdSpace::reserve`], the one capacity rule of the workspace: within one second at most
 //!   2^24 values, each once, the unused rest of a block counting as used, a block at the edge
-//!   of a second cut to what is left. When a second
-//!   is spent, `new()` sleeps until the clock's next second ([`Clock::wait`]) and `try_new()`
-//!   returns an error of kind `CapacityExhausted`. Timestamps never go below the newest second
-//!   the process has stamped (a clock stepping back keeps stamping that second, from its
-//!   capacity).
+//!   of a second cut to what is left. What a spent second does is the id space's
+//!   [`CapacityPolicy`] (process-wide, [`crate::set_capacity_policy`]): under `Wait` (the
+//!   default) `new()` sleeps until the clock's next second ([`Clock::wait`]) and `try_new()`
+//!   returns an error of kind `CapacityExhausted`; under `Rotate` the id space moves to a new
+//!   random value and both go on at once. A reading up to a second behind the newest second
+//!   stamps the newest one; a clock stepping further back moves the id space to a new random
+//!   value at the clock's own second (a new value is a new id space: nothing made before can
+//!   repeat).
 //! * **After a fork:** a block is used only while the epoch word still holds the block's
 //!   epoch: one relaxed load per id of a word every core keeps in its cache. In a child, the
 //!   word reads 0 (wiped by the kernel, or by the `pthread_atfork` handler), so the forking
@@ -40,7 +43,7 @@ use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
 use std::time::SystemTime;
 
-use oid_core::{Clock, Entropy, EntropyError, IdBlock, IdSpace, ObjectId};
+use oid_core::{CapacityPolicy, Clock, Entropy, EntropyError, IdBlock, IdSpace, ObjectId};
 
 use crate::entropy::OsEntropy;
 use crate::error::Error;
@@ -148,7 +151,9 @@ impl Shared {
             owner: AtomicU64::new(0),
             weak: AtomicBool::new(false),
             ids: IdSpace::new([0; 5], 0),
-            legacy_ids: IdSpace::new([0; 5], 0),
+            // The legacy layout's "random value" is the machine and process id, which a new
+            // value would not change: its id space never rotates.
+            legacy_ids: IdSpace::new([0; 5], 0).with_policy(CapacityPolicy::Fixed),
             last_epoch: AtomicU32::new(0),
             guard,
         }
@@ -308,6 +313,16 @@ impl Local {
 
 thread_local! {
     static LOCAL: Local = const { Local::new() };
+}
+
+/// The process-wide generator's [`CapacityPolicy`].
+pub(crate) fn policy() -> CapacityPolicy {
+    SHARED.0.ids.policy()
+}
+
+/// Sets the process-wide generator's [`CapacityPolicy`].
+pub(crate) fn set_policy(policy: CapacityPolicy) {
+    SHARED.0.ids.set_policy(policy);
 }
 
 /// The next id of the process-wide generator, reading `clock`.
