@@ -109,7 +109,11 @@ const MASK: u64 = (1 << 40) - 1;
 /// The step between two random values: odd, so that adding it modulo 2^40 visits all 2^40
 /// values before any comes back (it generates the additive group), and from the golden ratio,
 /// so that consecutive values differ in most bytes.
-const STEP: u64 = 0x9e37_79b9_7f & MASK | 1;
+const STEP: u64 = 0x9e_3779_b97f & MASK | 1;
+
+// Odd, hence a generator of the integers modulo 2^40: k steps return to the start only when
+// 2^40 divides k.
+const _: () = assert!(STEP % 2 == 1 && STEP <= MASK);
 
 /// The random value after `random` on the cycle (see [`CapacityPolicy`]): one addition, a few
 /// instructions even on a Cortex-M0 (the generator's flash budget).
@@ -124,16 +128,8 @@ pub(super) const fn next_random(random: [u8; 5]) -> [u8; 5] {
 mod tests {
     use super::*;
 
-    fn value(r: [u8; 5]) -> u64 {
+    const fn value(r: [u8; 5]) -> u64 {
         u64::from_be_bytes([0, 0, 0, r[0], r[1], r[2], r[3], r[4]])
-    }
-
-    #[test]
-    fn the_step_generates_all_40_bit_values() {
-        // Odd, hence a generator of the integers modulo 2^40: k steps return to the start
-        // only when 2^40 divides k.
-        assert_eq!(STEP % 2, 1);
-        assert!(STEP <= MASK);
     }
 
     #[test]
