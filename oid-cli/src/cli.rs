@@ -143,6 +143,12 @@ pub(crate) struct NewArgs {
     /// Upper-case hex (with --format hex only; refused with the other formats)
     #[arg(long, conflicts_with = "json")]
     pub(crate) upper: bool,
+    /// Never wait: when a second's 2^24 ids are spent, go on at once with a new random value
+    /// (still never a repeat). Costs more random values in use per run: slightly higher odds of
+    /// sharing one with another process (docs/uniqueness.md). Not with --legacy, whose machine
+    /// and process ids cannot change
+    #[arg(long, conflicts_with = "legacy")]
+    pub(crate) rotate: bool,
     /// Do not say on standard error when waiting for the next second
     #[arg(long, short)]
     pub(crate) quiet: bool,

@@ -9,12 +9,13 @@
 //! second holds 2^24 ids of one random value, so a run never prints a repeat: when the second's
 //! ids are spent, it waits for the next second (and says so once on standard error, unless
 //! `--quiet`). With `--time` every id has the same second, so a count above 2^24 is refused
-//! before anything is written.
+//! before anything is written. With `--rotate` ([`CapacityPolicy::Rotate`]) a spent second moves
+//! on to a new random value at once instead: no wait, and no limit with `--time`.
 
 use std::io::{self, Write};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use oid_std::{Clock, Entropy, ErrorKind, Generator, ObjectId};
+use oid_std::{CapacityPolicy, Clock, Entropy, ErrorKind, Generator, ObjectId};
 use oid_std::{OsEntropy, SystemClock};
 
 use crate::cli::NewArgs;
@@ -76,14 +77,21 @@ fn generator(args: &NewArgs) -> Result<Generator<RunClock>, Error> {
             u32::from_be_bytes([0, start[0], start[1], start[2]]),
         ))
     } else {
-        Generator::from_entropy(clock, &mut OsEntropy).map_err(Error::Entropy)
+        let policy = if args.rotate {
+            CapacityPolicy::Rotate
+        } else {
+            CapacityPolicy::Wait
+        };
+        Generator::from_entropy(clock, &mut OsEntropy)
+            .map(|g| g.with_policy(policy))
+            .map_err(Error::Entropy)
     }
 }
 
 /// Runs `oid new`.
 pub(crate) fn run(args: &NewArgs, out: &mut impl Write) -> Result<Status, Error> {
     if let Some(time) = args.time {
-        if args.count > PER_SECOND {
+        if args.count > PER_SECOND && !args.rotate {
             return Err(Error::FixedTimeCapacity {
                 count: args.count,
                 time,
@@ -187,6 +195,36 @@ mod tests {
         let mut out = Vec::new();
         write_ids(&generator, count, format, &mut out, || panic!("no wait")).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn rotate_goes_past_a_spent_second_without_waiting() {
+        // A clock that never moves: the default policy would wait (`on_first_wait` panics).
+        let generator = Generator::from_seed(FixedClock::at(1_700_000_000), RANDOM, 0)
+            .with_policy(CapacityPolicy::Rotate);
+        // The second's last chunk, then the next random value.
+        let spent = PER_SECOND as u32 - CHUNK as u32;
+        generator.ids().reserve(Some(1_700_000_000), spent).unwrap();
+        let mut out = Vec::new();
+        write_ids(&generator, 5_000, Line::Hex(false), &mut out, || {
+            panic!("rotate never waits")
+        })
+        .unwrap();
+        let ids: Vec<ObjectId> = std::str::from_utf8(&out)
+            .unwrap()
+            .lines()
+            .map(|l| ObjectId::parse_str(l).unwrap())
+            .collect();
+        let distinct: std::collections::HashSet<ObjectId> = ids.iter().copied().collect();
+        assert_eq!(distinct.len(), 5_000);
+        let randoms: std::collections::HashSet<[u8; 5]> =
+            ids.iter().map(|id| id.to_parts().random).collect();
+        assert_eq!(
+            randoms.len(),
+            2,
+            "the second's last 1,000 ids, then a new value"
+        );
+        assert!(ids.iter().all(|id| id.timestamp() == 1_700_000_000));
     }
 
     #[test]

@@ -252,6 +252,63 @@ fn new_with_a_fixed_time_makes_a_whole_second_without_a_word() {
 const WAITING: &str = "oid: waiting for the next second: this one's 16777216 ids are spent \
                        (one second holds 2^24 ids of one random value)\n";
 
+/// `oid new 40000000 --rotate --time 1700000000`: the clock never moves, so the run can only
+/// finish by moving on to new random values (a wait would never end): 40,000,000 distinct ids,
+/// at least three random values, all in that second, and no waiting message. Release build,
+/// like the test below.
+#[test]
+#[ignore = "40 M ids: run on the release build"]
+fn forty_million_ids_with_rotate_never_wait() {
+    use std::io::{BufRead, BufReader};
+    let mut child = StdCommand::new(bin())
+        .args(["new", "40000000", "--rotate", "--time", "1700000000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = BufReader::with_capacity(1 << 20, child.stdout.take().unwrap());
+    // One bit per counter and random value (2 MiB each): ids of one second are distinct iff
+    // their (random value, counter) pairs are.
+    let mut randoms: Vec<([u8; 5], Vec<u64>)> = Vec::new();
+    let (mut lines, mut repeats) = (0_u64, 0_u64);
+    for line in stdout.split(b'\n') {
+        let line = line.unwrap();
+        let id = ObjectId::parse_str(std::str::from_utf8(&line).unwrap()).unwrap();
+        lines += 1;
+        let parts = id.to_parts();
+        assert_eq!(parts.timestamp, 1_700_000_000);
+        let bits = match randoms.iter_mut().find(|(r, _)| *r == parts.random) {
+            Some((_, bits)) => bits,
+            None => {
+                randoms.push((parts.random, vec![0; 1 << 18]));
+                &mut randoms.last_mut().unwrap().1
+            }
+        };
+        let (word, bit) = ((parts.counter >> 6) as usize, 1_u64 << (parts.counter & 63));
+        repeats += u64::from(bits[word] & bit != 0);
+        bits[word] |= bit;
+    }
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    assert_eq!(lines, 40_000_000);
+    assert_eq!(repeats, 0);
+    assert!(
+        randoms.len() >= 3,
+        "40 M ids of one second need three random values"
+    );
+    assert!(
+        output.stderr.is_empty(),
+        "{:?}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Without --rotate the same request is refused up front (it could only wait forever).
+    let refused = StdCommand::new(bin())
+        .args(["new", "40000000", "--time", "1700000000"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+}
+
 /// `oid new 40000000 | sort | uniq -d` is empty and exactly 40,000,000 lines are
 /// printed; past 2^24 ids a second, `oid new` waits and says so once. It needs a binary faster
 /// than 2^24 ids/s, so it runs on the release build:
@@ -331,5 +388,36 @@ fn forty_million_ids_without_a_repeat() {
     assert!(
         output.status.success() && output.stderr.is_empty(),
         "{output:?}"
+    );
+}
+
+#[test]
+fn rotate_and_legacy_conflict() {
+    let output = StdCommand::new(bin())
+        .args(["new", "3", "--legacy", "--rotate"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("'--legacy' cannot be used with '--rotate'"),
+        "{stderr}"
+    );
+    // Alone, --rotate is an ordinary run below a second's capacity: one random value.
+    let output = StdCommand::new(bin())
+        .args(["new", "3", "--rotate"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let ids: Vec<ObjectId> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| ObjectId::parse_str(l).unwrap())
+        .collect();
+    assert_eq!(ids.len(), 3);
+    assert!(
+        ids.iter()
+            .all(|id| id.to_parts().random == ids[0].to_parts().random)
     );
 }

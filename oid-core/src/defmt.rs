@@ -66,6 +66,7 @@ impl ::defmt::Format for crate::ErrorKind {
     }
 }
 
+#[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
 impl ::defmt::Format for crate::CapacityPolicy {
     fn format(&self, f: ::defmt::Formatter<'_>) {
         let name = match self {

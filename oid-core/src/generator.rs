@@ -289,7 +289,9 @@ impl<C: Clock> Generator<C> {
     /// The next id, never failing and never a repeat.
     ///
     /// * When this second's 2^24 ids are spent, it waits ([`Clock::wait`] between readings)
-    ///   until the clock reads a later second; with a clock that never moves, forever.
+    ///   until the clock reads a later second (under [`CapacityPolicy::Rotate`] it moves to a
+    ///   new random value instead); with a clock that never moves and the default policy,
+    ///   forever.
     /// * When the clock answers `None`, the newest second already stamped is used (0, i.e.
     ///   1970-01-01, if there never was a reading).
     ///
@@ -338,7 +340,8 @@ impl<C: Clock> Generator<C> {
     }
 
     /// The next id, or an error: when the clock does not know the time, or when this second's
-    /// 2^24 ids are spent. A failed call uses up nothing.
+    /// 2^24 ids are spent and the [`CapacityPolicy`] is to wait. A failed call uses up
+    /// nothing.
     ///
     /// # Errors
     ///

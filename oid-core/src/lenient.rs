@@ -424,5 +424,8 @@ const fn space_at_end(b: &[u8]) -> usize {
     }
 }
 
+// proptest is not a dev-dependency under `--cfg loom` (see Cargo.toml). Two attributes, not
+// `all(test, not(loom))`: clippy allows unwrap in tests only under a plain `cfg(test)`.
 #[cfg(test)]
+#[cfg(not(loom))]
 mod tests;

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use oid_core::{Clock, Entropy, Generator, ObjectId};
+use oid_core::{CapacityPolicy, Clock, Entropy, Generator, ObjectId};
 use portable_atomic::{AtomicU8, Ordering};
 
 use crate::Error;
@@ -48,6 +48,8 @@ const READY: u8 = 2;
 pub struct SharedGenerator<C: Clock> {
     generator: Generator<C>,
     state: AtomicU8,
+    /// The policy the seeded generator gets (`init_legacy`: always `Fixed`).
+    policy: CapacityPolicy,
 }
 
 impl<C: Clock> SharedGenerator<C> {
@@ -65,7 +67,31 @@ impl<C: Clock> SharedGenerator<C> {
         SharedGenerator {
             generator: Generator::from_seed(clock, [0; 5], 0),
             state: AtomicU8::new(UNINIT),
+            policy: CapacityPolicy::Wait,
         }
+    }
+
+    /// The generator with this [`CapacityPolicy`] (the default is
+    /// [`Wait`](CapacityPolicy::Wait): a clock set back by more than a second moves to a new
+    /// random value at the clock's second; [`Rotate`](CapacityPolicy::Rotate) also moves on
+    /// when a second's 2^24 ids are spent). [`init_legacy`](Self::init_legacy) always uses
+    /// [`Fixed`](CapacityPolicy::Fixed). `const`, for a `static`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{CapacityPolicy, FixedClock};
+    /// use oid_embedded::SharedGenerator;
+    /// static GENERATOR: SharedGenerator<FixedClock> =
+    ///     SharedGenerator::new(FixedClock::at(1_700_000_000)).with_policy(CapacityPolicy::Rotate);
+    /// GENERATOR.init_with_seed([1; 5], 0)?;
+    /// assert_eq!(GENERATOR.generator()?.policy(), CapacityPolicy::Rotate);
+    /// # Ok::<(), oid_embedded::Error>(())
+    /// ```
+    #[must_use]
+    pub const fn with_policy(mut self, policy: CapacityPolicy) -> Self {
+        self.policy = policy;
+        self
     }
 
     /// Seeds the generator from `entropy` (5 bytes of random value, 3 for the counter's
@@ -90,6 +116,7 @@ impl<C: Clock> SharedGenerator<C> {
     /// ```
     pub fn init(&self, entropy: &mut impl Entropy) -> Result<(), Error> {
         self.claim()?;
+        self.generator.ids().set_policy(self.policy);
         if let Err(e) = self.generator.reseed_from(entropy) {
             self.state.store(UNINIT, Ordering::Release);
             return Err(e.into());
@@ -117,6 +144,7 @@ impl<C: Clock> SharedGenerator<C> {
     /// ```
     pub fn init_with_seed(&self, random: [u8; 5], counter: u32) -> Result<(), Error> {
         self.claim()?;
+        self.generator.ids().set_policy(self.policy);
         self.generator.reseed(random, counter);
         self.state.store(READY, Ordering::Release);
         Ok(())
@@ -149,7 +177,12 @@ impl<C: Clock> SharedGenerator<C> {
         let random = ObjectId::from_legacy_parts(0, machine, process_id, 0)
             .to_parts()
             .random;
-        self.init_with_seed(random, counter)
+        self.claim()?;
+        // The machine and process ids must never be replaced by a new random value.
+        self.generator.ids().set_policy(CapacityPolicy::Fixed);
+        self.generator.reseed(random, counter);
+        self.state.store(READY, Ordering::Release);
+        Ok(())
     }
 
     fn claim(&self) -> Result<(), Error> {
@@ -297,6 +330,27 @@ mod tests {
         fn fill(&mut self, _: &mut [u8]) -> Result<(), EntropyError> {
             Err(EntropyError::new("rng not ready"))
         }
+    }
+
+    #[test]
+    fn a_clock_set_back_keeps_the_legacy_bytes_and_moves_a_random_value_on() {
+        let clock = oid_core::ManualClock::at(10_000);
+        let legacy = SharedGenerator::new(&clock);
+        legacy.init_legacy(0xbcf86c, 0xd799, 5).unwrap();
+        let seeded = SharedGenerator::new(&clock);
+        seeded.init_with_seed([1; 5], 5).unwrap();
+        let first = (legacy.try_next().unwrap(), seeded.try_next().unwrap());
+        clock.set(10_000 - 3_600); // the RTC set back an hour
+        let (l, r) = (legacy.try_next().unwrap(), seeded.try_next().unwrap());
+        // Legacy: the machine and process ids stay, and so does the newest second.
+        assert_eq!(l.to_legacy_parts().machine, 0xbcf86c);
+        assert_eq!(l.to_legacy_parts().process_id, 0xd799);
+        assert_eq!((l.timestamp(), l.to_parts().counter), (10_000, 6));
+        assert_ne!(l, first.0);
+        // Random layout: a new random value at the clock's second.
+        assert_eq!(r.timestamp(), 10_000 - 3_600);
+        assert_ne!(r.to_parts().random, [1; 5]);
+        assert_eq!(legacy.generator().unwrap().policy(), CapacityPolicy::Fixed);
     }
 
     #[test]

@@ -151,8 +151,8 @@ impl Shared {
             owner: AtomicU64::new(0),
             weak: AtomicBool::new(false),
             ids: IdSpace::new([0; 5], 0),
-            // The legacy layout's "random value" is the machine and process id, which a new
-            // value would not change: its id space never rotates.
+            // Its random value is not in the ids (the machine and process ids are), so a new
+            // one would not be a new id space: never change it.
             legacy_ids: IdSpace::new([0; 5], 0).with_policy(CapacityPolicy::Fixed),
             last_epoch: AtomicU32::new(0),
             guard,

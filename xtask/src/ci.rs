@@ -22,6 +22,9 @@ pub(crate) fn ci() -> Result {
     }
     let mut r = Runner::new()?;
     steps(&mut r);
+    // Every step that installs has waited already; this reports a background failure that no
+    // step got to see.
+    crate::provision::join_background();
     r.finish()
 }
 
@@ -32,6 +35,12 @@ fn steps(r: &mut Runner) {
         let targets: Vec<&str> = targets.iter().map(String::as_str).collect();
         ensure_targets(sh, &targets)
     });
+    // apt, pip, npm and rustup (other toolchains) while the next steps compile; the first step
+    // that needs any of it (the release check's cargo-deny) waits for it.
+    r.step(
+        "provision in the background (log in target/ci-provision.log)",
+        crate::provision::start_background,
+    );
     r.step("fmt", |sh| run(cmd!(sh, "cargo fmt --all --check")));
     r.step("clippy (all features)", |sh| {
         run(cmd!(
@@ -112,6 +121,7 @@ mod tests {
         let names = plan.names();
         assert!(start.elapsed().as_secs() < 5, "planning ran something");
         for expected in [
+            "provision in the background (log in target/ci-provision.log)",
             "fmt",
             "clippy (all features)",
             "test (all features)",

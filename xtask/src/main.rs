@@ -36,7 +36,12 @@ enum Command {
     /// while working is `cargo test --workspace`.
     Ci,
     /// Install every tool the other commands need (idempotent; never removes packages).
-    Provision,
+    Provision {
+        /// Only downloads and installs: leave out the pinned toolchain's targets and Miri's
+        /// sysroot build (what `ci` runs in the background while it compiles).
+        #[arg(long)]
+        installs_only: bool,
+    },
     /// Every published crate (oid-cli too) checked with the workspace's rust-version
     /// toolchain, through `cargo hack --rust-version`, on the host and the thumb targets.
     Msrv,
@@ -93,7 +98,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Ci => ci::ci(),
-        Command::Provision => provision::provision(),
+        Command::Provision { installs_only } => provision::provision(installs_only),
         Command::Msrv => msrv::msrv(),
         Command::Nostd => nostd::nostd(),
         Command::Web => web::web(),

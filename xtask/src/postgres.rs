@@ -63,7 +63,7 @@ fn bench(sh: &Shell, args: &[String]) -> Result {
 
 /// Runs `f` with the URL of a fresh server, then stops the server whatever `f` returned.
 pub(crate) fn with_server(sh: &Shell, f: impl FnOnce(&str) -> Result) -> Result {
-    let bin = server_bin(sh)?;
+    let bin = crate::provision::postgres_bin(sh)?;
     let as_root = is_root(sh);
     let dir = cluster_dir(sh, as_root);
     if dir.exists() {
@@ -144,40 +144,6 @@ fn server_cmd<'a>(sh: &'a Shell, as_root: bool, bin: &Path) -> xshell::Cmd<'a> {
     } else {
         sh.cmd(bin)
     }
-}
-
-/// The newest `/usr/lib/postgresql/*/bin` with `initdb`, installing Debian's `postgresql`
-/// package first when there is none.
-pub(crate) fn server_bin(sh: &Shell) -> Result<PathBuf> {
-    if let Some(bin) = newest_bin() {
-        return Ok(bin);
-    }
-    if !is_root(sh) {
-        return Err(
-            "no PostgreSQL server in /usr/lib/postgresql: install the `postgresql` package".into(),
-        );
-    }
-    eprintln!("xtask: installing the postgresql package");
-    run(cmd!(sh, "apt-get update -qq"))?;
-    run(cmd!(
-        sh,
-        "apt-get install -y -qq --no-install-recommends postgresql"
-    )
-    .env("DEBIAN_FRONTEND", "noninteractive"))?;
-    newest_bin().ok_or_else(|| "the postgresql package installed no initdb".into())
-}
-
-fn newest_bin() -> Option<PathBuf> {
-    let entries = std::fs::read_dir("/usr/lib/postgresql").ok()?;
-    entries
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let version: u32 = e.file_name().to_str()?.parse().ok()?;
-            let bin = e.path().join("bin");
-            bin.join("initdb").exists().then_some((version, bin))
-        })
-        .max_by_key(|(version, _)| *version)
-        .map(|(_, bin)| bin)
 }
 
 /// A port nobody listens on now (the kernel picks it; the server binds it a moment later).

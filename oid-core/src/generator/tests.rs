@@ -370,16 +370,18 @@ fn rotate_continues_a_spent_second_with_a_new_random_value() {
     let g = Generator::from_seed(FixedClock::at(1_700_000_000), RANDOM, 0xffff00)
         .with_policy(CapacityPolicy::Rotate);
     let n = CAPACITY as usize + 1_000;
-    let mut seen = HashSet::with_capacity(n);
+    // One second: ids are distinct iff their (random value, counter) pairs are.
+    let mut seen = [Seen::new(), Seen::new()];
     let mut randoms = Vec::new();
     for _ in 0..n {
         let id = g.try_next().expect("rotate never fails on a fixed clock");
-        assert_eq!(id.timestamp(), 1_700_000_000);
-        let r = id.to_parts().random;
-        if randoms.last() != Some(&r) {
-            randoms.push(r);
+        let p = id.to_parts();
+        assert_eq!(p.timestamp, 1_700_000_000);
+        if randoms.last() != Some(&p.random) {
+            randoms.push(p.random);
         }
-        assert!(seen.insert(id), "repeated {id}");
+        let k = randoms.len().min(2) - 1;
+        assert!(seen[k].insert(p.counter), "repeated {id}");
     }
     assert_eq!(
         randoms,
@@ -417,27 +419,29 @@ fn a_forward_glitch_then_its_correction_never_blocks_or_repeats() {
     const YEAR: u64 = 365 * 24 * 3600;
     let clock = ManualClock::at(NOW);
     let g = Generator::from_seed(&clock, RANDOM, 0);
-    let mut seen = HashSet::with_capacity((1 << 24) + 2_000);
-    assert!(seen.insert(g.try_next().unwrap()));
+    let before = g.try_next().unwrap();
     clock.set(NOW + YEAR);
     let glitch = g.try_next().unwrap();
-    assert_eq!(glitch.timestamp() as u64, NOW + YEAR);
-    assert!(seen.insert(glitch));
+    assert_eq!(u64::from(glitch.timestamp()), NOW + YEAR);
     clock.set(NOW + 1);
+    // Every id after the correction: the real second, the next random value (so none can equal
+    // the two above), and per second distinct counters.
+    let mut seen = [Seen::new(), Seen::new()];
     for i in 0..(1u32 << 24) + 1_000 {
         let id = g.try_next().unwrap_or_else(|e| panic!("call {i}: {e}"));
-        assert_eq!(
-            id.timestamp() as u64,
-            NOW + 1 + u64::from(i >> 24),
-            "call {i}"
-        );
-        assert!(seen.insert(id), "repeated {id}");
+        let p = id.to_parts();
+        let k = i >> 24;
+        assert_eq!(u64::from(p.timestamp), NOW + 1 + u64::from(k), "call {i}");
+        assert_eq!(p.random, policy::next_random(RANDOM), "call {i}");
+        assert!(seen[k as usize].insert(p.counter), "repeated {id}");
         if i + 1 == 1 << 24 {
             clock.advance(1); // the real second is spent: the clock moves on, as real ones do
         }
     }
-    // One new random value, for the correction.
-    assert_eq!(g.random(), policy::next_random(RANDOM));
+    assert_eq!(
+        (before.to_parts().random, glitch.to_parts().random),
+        (RANDOM, RANDOM)
+    );
 }
 
 #[test]

@@ -476,9 +476,17 @@ fn legacy_counter_has_its_own_capacity() {
     let Ok(c) = next_legacy_in::<Lenient, _>(&s, &clock, 0x123456);
     assert_eq!(c.timestamp(), 1_700_000_001);
     assert_eq!(c.to_legacy_parts().process_id, std::process::id() as u16);
-    // Its id space never rotates (a new random value would not change a legacy id): not under
-    // the ids' Rotate, and a clock an hour back keeps stamping the newest second.
+    // A clock set back an hour: the legacy counter keeps its second (its random value is not
+    // in the ids, so a new one would not make a new id space) and never repeats an id.
+    clock.set(1_700_000_001 - 3_600);
+    let d = next_legacy_in::<Strict, _>(&s, &clock, 0x123456).unwrap();
+    assert_eq!(d.timestamp(), 1_700_000_001);
+    assert_ne!(c, d);
+    assert_eq!(s.legacy_ids.policy(), oid_core::CapacityPolicy::Fixed);
+    // Not under the ids' Rotate either: a spent second is an error, and an hour back after
+    // it still stamps the newest second.
     s.ids.set_policy(CapacityPolicy::Rotate);
+    clock.set(1_700_000_001);
     s.legacy_ids.reserve(Some(1_700_000_001), CAPACITY).unwrap();
     assert_eq!(
         next_legacy_in::<Strict, _>(&s, &clock, 0x123456)
