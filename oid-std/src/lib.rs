@@ -45,6 +45,11 @@ pub use oid_core::*;
 ///   the process to a new random value at the clock's own second, so no id repeats and nothing
 ///   waits for the clock to catch up. When the clock is before 1970 or unreadable, ids carry
 ///   the newest second (1970-01-01 if there never was a reading).
+/// * **Snapshots:** on Linux and Android, a jump of more than a few seconds of the wall clock
+///   against `CLOCK_BOOTTIME` between two blocks of ids (a VM resumed from a snapshot or a clone,
+///   once its clock is set right) moves the process to a fresh random value from [`OsEntropy`].
+///   It cannot see a restore that lands in the snapshot's wall-clock second (a clock not set
+///   yet): see the [uniqueness notes](https://github.com/oid-rs/oid/blob/main/docs/uniqueness.md).
 /// * **Entropy:** when the OS random source fails, the process's random value comes from a
 ///   fallback mix of time, process id and addresses.
 ///

@@ -11,13 +11,31 @@ fn shared(kind: GuardKind) -> Shared {
     Shared::new(Some(Guard::new(words, kind)))
 }
 
+/// An elapsed clock that gives no reading: no snapshot detection.
+struct NoElapsed;
+
+impl Elapsed for NoElapsed {
+    fn seconds(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// An elapsed (boot-time) clock the test sets.
+struct ManualElapsed(AtomicU64);
+
+impl Elapsed for ManualElapsed {
+    fn seconds(&self) -> Option<u64> {
+        Some(self.0.load(Relaxed))
+    }
+}
+
 fn lenient(s: &Shared, l: &Local, clock: &impl Clock) -> ObjectId {
-    let Ok(id) = next_in::<Lenient, _>(s, l, clock);
+    let Ok(id) = next_in::<Lenient, _>(s, l, clock, &NoElapsed);
     id
 }
 
 fn strict(s: &Shared, l: &Local, clock: &impl Clock) -> Result<ObjectId, Error> {
-    next_in::<Strict, _>(s, l, clock)
+    next_in::<Strict, _>(s, l, clock, &NoElapsed)
 }
 
 /// A clock that fails the test if a generator waits on it: the proof that a call did not
@@ -532,4 +550,92 @@ fn the_last_seconds_of_the_field_and_the_wrap_each_hold_their_full_capacity() {
     }
     clock.advance(1);
     assert_eq!(lenient(&s, &l, &clock).timestamp(), 2);
+}
+
+/// Both clocks move on by `secs`, the wall clock `extra` seconds more (a step, a jump).
+fn tick(clock: &ManualClock, boot: &ManualElapsed, secs: u64, extra: i64) {
+    boot.0.fetch_add(secs, Relaxed);
+    clock.set(
+        clock
+            .unix_seconds()
+            .unwrap()
+            .wrapping_add(secs)
+            .wrapping_add_signed(extra),
+    );
+}
+
+#[test]
+fn a_wall_clock_jump_against_the_boot_clock_draws_a_fresh_random_value() {
+    const T: u64 = 1_700_000_000;
+    let (s, l, other) = (shared(GuardKind::WipeOnFork), Local::new(), Local::new());
+    let (clock, boot) = (ManualClock::at(T), ManualElapsed(AtomicU64::new(500)));
+    let id = |l: &Local| next_in::<Strict, _>(&s, l, &clock, &boot).unwrap();
+    let first = id(&l);
+    let random = first.to_parts().random;
+    // Without a jump the random value stays, second after second.
+    for _ in 0..10 {
+        tick(&clock, &boot, 1, 0);
+        assert_eq!(id(&l).to_parts().random, random);
+    }
+    // A VM resumed from a snapshot an hour old, its clock set right: the wall clock an hour on,
+    // the boot-time clock a second. The next block has a fresh value; one rotation for both
+    // threads.
+    tick(&clock, &boot, 1, 3_600);
+    let resumed = id(&l);
+    assert_ne!(resumed.to_parts().random, random);
+    assert_eq!(u64::from(resumed.timestamp()), T + 11 + 3_600);
+    assert_eq!(id(&other).to_parts().random, resumed.to_parts().random);
+    // And the value stays again without a jump.
+    tick(&clock, &boot, 1, 0);
+    assert_eq!(id(&l).to_parts().random, resumed.to_parts().random);
+    // A jump back (a clone whose clock is set back) draws another fresh value too; it is
+    // more than the step-back tolerance, so the id space moves to the clock's second.
+    tick(&clock, &boot, 0, -60);
+    let back = id(&l);
+    assert_ne!(back.to_parts().random, resumed.to_parts().random);
+    assert_ne!(back.to_parts().random, random);
+    assert_eq!(u64::from(back.timestamp()), T + 12 + 3_600 - 60);
+}
+
+#[test]
+fn small_steps_of_the_wall_clock_do_not_rotate() {
+    const T: u64 = 1_700_000_000;
+    let (s, l) = (shared(GuardKind::WipeOnFork), Local::new());
+    let (clock, boot) = (ManualClock::at(T), ManualElapsed(AtomicU64::new(500)));
+    let id = || next_in::<Strict, _>(&s, &l, &clock, &boot).unwrap();
+    let random = id().to_parts().random;
+    // NTP-sized changes: whole-second readings disagree by a second now and then, a step
+    // gains a second; up to the threshold itself at once. None is a jump. (Steps back of more
+    // than the step-back tolerance move to a new value by the id space's own rule.)
+    for extra in [1, 1, -1, 0, 1, -2, i64::from(JUMP_SECONDS)] {
+        tick(&clock, &boot, 1, extra);
+        assert_eq!(id().to_parts().random, random, "a change of {extra} s");
+    }
+    // Just over the threshold is.
+    tick(&clock, &boot, 1, i64::from(JUMP_SECONDS) + 1);
+    assert_ne!(id().to_parts().random, random);
+}
+
+#[test]
+fn without_an_elapsed_clock_or_a_wall_reading_nothing_is_compared() {
+    let (s, l) = (shared(GuardKind::WipeOnFork), Local::new());
+    let clock = ManualClock::at(1_700_000_000);
+    let random = lenient(&s, &l, &clock).to_parts().random;
+    clock.set(1_700_000_000 + 86_400);
+    assert_eq!(lenient(&s, &l, &clock).to_parts().random, random);
+    assert_eq!(s.offset.load(Relaxed), NO_OFFSET);
+    // No wall reading: the boot clock alone says nothing.
+    let boot = ManualElapsed(AtomicU64::new(7));
+    clock.unset();
+    let Ok(id) = next_in::<Lenient, _>(&s, &Local::new(), &clock, &boot);
+    assert_eq!(id.to_parts().random, random);
+    assert_eq!(s.offset.load(Relaxed), NO_OFFSET);
+}
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+#[test]
+fn the_boot_clock_reads_on_linux() {
+    let a = BootTime.seconds().unwrap();
+    let b = BootTime.seconds().unwrap();
+    assert!(a <= b);
 }
