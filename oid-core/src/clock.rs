@@ -28,8 +28,16 @@ pub trait Clock {
     /// Called by the infallible [`Generator::next`](crate::Generator::next) and
     /// [`Generator::fill`](crate::Generator::fill) between two readings while they wait for a
     /// later second, because the current second's 2^24 ids are spent. The default is a
-    /// spin-loop hint; a clock that can sleep (an OS clock, an async timer) should sleep
-    /// until the next second here instead of burning the core.
+    /// spin-loop hint: the caller then busy-waits, one core at 100%, until the clock shows a
+    /// later second. A clock that can sleep (an OS clock, an RTC interrupt, an async timer)
+    /// should sleep until the next second here instead of burning the core; with std, oid-std's
+    /// `SystemClock` and `CoarseClock` do.
+    ///
+    /// The waits are short under the [`CapacityPolicy`](crate::CapacityPolicy)s that change
+    /// the random value (`Wait`, the default: at most about two seconds; `Rotate`: none): a
+    /// clock stepping back moves to a new random value instead of waiting for the clock to catch
+    /// up. Long waits remain under `Fixed` (the legacy layout) after a step back, and when the
+    /// clock gives no reading (the generator then stamps the newest second, which may be spent).
     ///
     /// # Examples
     ///

@@ -33,13 +33,23 @@ pub use oid_core::*;
 /// [`CoarseClock`]; the random value is drawn once per process (again in a forked child,
 /// however it was forked) from [`OsEntropy`].
 ///
-/// * **Capacity:** one second holds 2^24 (16,777,216) ids per process. When the current
-///   second's are spent, `new()` sleeps until the clock's next second ([`CoarseClock`]'s
-///   [`Clock::wait`]) and goes on there: sustained generation is capped at 2^24 ids per second.
-/// * **Clock:** timestamps never go below the newest second the process has stamped: if the
-///   clock steps back, ids keep that second (and its capacity) until the clock catches up; when
-///   the clock is before 1970 or unreadable, ids carry that newest second (1970-01-01 if there
-///   never was a reading).
+/// * **Capacity:** one second and one random value hold 2^24 (16,777,216) ids. When the
+///   current second's are spent, the process's [`CapacityPolicy`] decides (see
+///   [`set_capacity_policy`]): by default ([`Wait`](CapacityPolicy::Wait)) `new()` sleeps until
+///   the clock's next second ([`CoarseClock`]'s [`Clock::wait`]) and goes on there, so sustained
+///   generation is capped at 2^24 ids per second; under [`Rotate`](CapacityPolicy::Rotate) the
+///   process moves to a new random value and goes on at once.
+/// * **Clock:** a reading up to [`CapacityPolicy::STEP_BACK_TOLERANCE`] behind the newest second
+///   stamped stamps the newest second (timestamps stay monotonic across two threads' readings);
+///   a clock stepping further back (an NTP step, the correction after a forward glitch) moves
+///   the process to a new random value at the clock's own second, so no id repeats and nothing
+///   waits for the clock to catch up. When the clock is before 1970 or unreadable, ids carry
+///   the newest second (1970-01-01 if there never was a reading).
+/// * **Snapshots:** on Linux and Android, a jump of more than a few seconds of the wall clock
+///   against `CLOCK_BOOTTIME` between two blocks of ids (a VM resumed from a snapshot or a clone,
+///   once its clock is set right) moves the process to a fresh random value from [`OsEntropy`].
+///   It cannot see a restore that lands in the snapshot's wall-clock second (a clock not set
+///   yet): see the [uniqueness notes](https://github.com/oid-rs/oid/blob/main/docs/uniqueness.md).
 /// * **Entropy:** when the OS random source fails, the process's random value comes from a
 ///   fallback mix of time, process id and addresses.
 ///
@@ -67,8 +77,10 @@ pub fn new() -> ObjectId {
 ///
 /// [`Error`] of kind:
 ///
-/// * [`ErrorKind::CapacityExhausted`]: this second's 2^24 ids are spent (try again in the next
-///   second, or call [`new`], which waits for it);
+/// * [`ErrorKind::CapacityExhausted`]: this second's 2^24 ids are spent and the
+///   [`capacity_policy`] is [`Wait`](CapacityPolicy::Wait) or [`Fixed`](CapacityPolicy::Fixed)
+///   (try again in the next second, or call [`new`], which waits for it; under
+///   [`Rotate`](CapacityPolicy::Rotate) this never happens);
 /// * [`ErrorKind::ClockUnavailable`]: the clock is before 1970 or cannot be read;
 /// * [`ErrorKind::EntropyFailed`]: the OS random source failed when the process had to draw
 ///   its random value ([`Error::entropy`] has the source's error);
@@ -92,4 +104,58 @@ pub fn new() -> ObjectId {
 #[inline]
 pub fn try_new() -> Result<ObjectId, Error> {
     process::next::<process::Strict, _>(&CoarseClock)
+}
+
+/// Sets the [`CapacityPolicy`] of the process-wide generator behind [`new`] and [`try_new`]:
+/// what it does when a second's 2^24 ids are spent.
+///
+/// * [`Wait`](CapacityPolicy::Wait), the default: one random value for the process while the
+///   clock behaves (what the ObjectId specification describes); a spent second waits for the
+///   next one ([`new`]) or is an error ([`try_new`]). Sustained generation is capped at 2^24
+///   ids per second.
+/// * [`Rotate`](CapacityPolicy::Rotate): a spent second moves the process to a new random value
+///   and generation goes on at once, at the machine's speed (test and mock data, bulk loads).
+///   Each rotation puts one more random value in use, which raises the (small) chance that
+///   another process draws the same one; the
+///   [uniqueness notes](https://github.com/oid-rs/oid/blob/main/docs/uniqueness.md) give the
+///   figure.
+/// * [`Fixed`](CapacityPolicy::Fixed): one random value whatever happens; a clock stepping back
+///   keeps stamping the newest second until the clock catches up, waiting as long as that
+///   takes once the second is spent.
+///
+/// A clock stepping back by more than [`CapacityPolicy::STEP_BACK_TOLERANCE`] moves to a new
+/// random value under `Wait` and `Rotate` alike. The setting is for the whole process (and a
+/// forked child inherits it); threads generating meanwhile follow it from their next block of
+/// ids. The legacy layout (feature `legacy`) keeps its own counter under `Fixed`: its machine
+/// and process ids take the random value's place and cannot change.
+///
+/// # Examples
+///
+/// ```
+/// use oid_std::CapacityPolicy;
+///
+/// assert_eq!(oid_std::capacity_policy(), CapacityPolicy::Wait);
+/// oid_std::set_capacity_policy(CapacityPolicy::Rotate);
+/// assert_eq!(oid_std::capacity_policy(), CapacityPolicy::Rotate);
+/// // try_new() no longer fails when a second's 2^24 ids are spent.
+/// let a = oid_std::try_new()?;
+/// let b = oid_std::try_new()?;
+/// assert!(a < b);
+/// # Ok::<(), oid_std::Error>(())
+/// ```
+pub fn set_capacity_policy(policy: CapacityPolicy) {
+    process::set_policy(policy);
+}
+
+/// The [`CapacityPolicy`] of the process-wide generator (see [`set_capacity_policy`]).
+///
+/// # Examples
+///
+/// ```
+/// use oid_std::CapacityPolicy;
+///
+/// assert_eq!(oid_std::capacity_policy(), CapacityPolicy::default());
+/// ```
+pub fn capacity_policy() -> CapacityPolicy {
+    process::policy()
 }

@@ -19,17 +19,30 @@
 //! * **Within a process:** every counter value is reserved through oid-core's
 //!   [`IdSpace::reserve`], the one capacity rule of the workspace: within one second at most
 //!   2^24 values, each once, the unused rest of a block counting as used, a block at the edge
-//!   of a second cut to what is left. When a second
-//!   is spent, `new()` sleeps until the clock's next second ([`Clock::wait`]) and `try_new()`
-//!   returns an error of kind `CapacityExhausted`. Timestamps never go below the newest second
-//!   the process has stamped (a clock stepping back keeps stamping that second, from its
-//!   capacity).
+//!   of a second cut to what is left. What a spent second does is the id space's
+//!   [`CapacityPolicy`] (process-wide, [`crate::set_capacity_policy`]): under `Wait` (the
+//!   default) `new()` sleeps until the clock's next second ([`Clock::wait`]) and `try_new()`
+//!   returns an error of kind `CapacityExhausted`; under `Rotate` the id space moves to a new
+//!   random value and both go on at once. A reading up to a second behind the newest second
+//!   stamps the newest one; a clock stepping further back moves the id space to a new random
+//!   value at the clock's own second (a new value is a new id space: nothing made before can
+//!   repeat).
 //! * **After a fork:** a block is used only while the epoch word still holds the block's
 //!   epoch: one relaxed load per id of a word every core keeps in its cache. In a child, the
 //!   word reads 0 (wiped by the kernel, or by the `pthread_atfork` handler), so the forking
 //!   thread's copied block is dropped before its first id, and the child draws a new random
 //!   value and counter start. Epoch numbers continue from the parent's (they live in ordinary
 //!   memory), so a child's epoch never equals one its copied blocks carry.
+//!
+//! * **After a snapshot restore or a clone (Linux):** every block refill compares the wall
+//!   clock's second with `CLOCK_BOOTTIME` (elapsed time, never set). Their difference changes
+//!   only when the wall clock is set (NTP slews both alike); a change of more than
+//!   [`JUMP_SECONDS`] since the previous refill (a VM resumed from a snapshot, once its clock is
+//!   set right) moves the id space to a fresh random value from the OS
+//!   ([`IdSpace::rotate`]); the thread whose compare-and-swap of the stored difference wins
+//!   rotates, once per jump. It cannot see a restore that lands in the wall-clock second of the
+//!   snapshot (the wall clock not set yet): ids of that second, from blocks reserved before the
+//!   snapshot or after, repeat in every copy until the clock is set.
 //!
 //! Within one thread, ids increase: the second first, then the counter, taken from ranges
 //! reserved later and later (until the 24-bit counter wraps, as in the spec).
@@ -55,6 +68,33 @@ struct CacheLine<T>(T);
 
 /// A block's clock reading when the clock gave none.
 const NO_READING: u64 = u64::MAX;
+
+/// A change of the wall clock against the boot-time clock, in seconds, above which a refill
+/// takes it for a snapshot restore (or a clock set far) and rotates the random value. The two
+/// whole-second readings disagree by up to a second on their own; an NTP step is usually well
+/// under a second.
+pub(crate) const JUMP_SECONDS: u32 = 4;
+
+/// `Shared::offset` before the first comparison.
+const NO_OFFSET: u64 = u64::MAX;
+
+/// Elapsed seconds from a clock that is never set (the comparison for snapshot detection).
+pub(crate) trait Elapsed {
+    fn seconds(&self) -> Option<u64>;
+}
+
+/// `CLOCK_BOOTTIME` on Linux and Android; nothing elsewhere (no detection).
+pub(crate) struct BootTime;
+
+impl Elapsed for BootTime {
+    #[inline]
+    fn seconds(&self) -> Option<u64> {
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        return crate::sys::boot_seconds();
+        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        return None;
+    }
+}
 
 /// The process-wide generator's shared state.
 static SHARED: CacheLine<Shared> = CacheLine(Shared::new(None));
@@ -140,6 +180,9 @@ pub(crate) struct Shared {
     last_epoch: AtomicU32,
     /// `None`: the process's guard ([`crate::fork::process_guard`]); tests give their own.
     guard: Option<Guard>,
+    /// The wall clock's second minus the elapsed clock's (wrapping, 32 bits) at the last
+    /// refill that read both, or `NO_OFFSET`.
+    offset: AtomicU64,
 }
 
 impl Shared {
@@ -153,6 +196,7 @@ impl Shared {
             legacy_ids: IdSpace::new([0; 5], 0).with_policy(CapacityPolicy::Fixed),
             last_epoch: AtomicU32::new(0),
             guard,
+            offset: AtomicU64::new(NO_OFFSET),
         }
     }
 
@@ -172,6 +216,44 @@ impl Shared {
             && (owner >> 32) as u32 == epoch
             && (g.kind != GuardKind::Pid || owner as u32 == std::process::id());
         ok.then_some(owner)
+    }
+
+    /// Compares the wall clock's `reading` with `elapsed`: when their difference moved by more
+    /// than [`JUMP_SECONDS`] since the last refill, a fresh random value from the OS (the
+    /// thread that records the new difference first; one rotation per jump).
+    #[inline]
+    fn check_jump(&self, reading: u64, elapsed: &impl Elapsed) {
+        let Some(boot) = elapsed.seconds() else {
+            return;
+        };
+        if reading == NO_READING {
+            return;
+        }
+        let offset = u64::from((reading as u32).wrapping_sub(boot as u32));
+        let seen = self.offset.load(Relaxed);
+        if seen == offset {
+            return;
+        }
+        let jump = seen != NO_OFFSET
+            && ((offset as u32).wrapping_sub(seen as u32) as i32).unsigned_abs() > JUMP_SECONDS;
+        if self
+            .offset
+            .compare_exchange(seen, offset, Relaxed, Relaxed)
+            .is_ok()
+            && jump
+        {
+            self.rotate_fresh();
+        }
+    }
+
+    /// Moves the ids to a fresh random value from the OS (the fallback mix if it fails).
+    #[cold]
+    fn rotate_fresh(&self) {
+        let mut fresh = [0u8; 5];
+        if OsEntropy.fill(&mut fresh).is_err() {
+            fallback_fill(&mut fresh);
+        }
+        self.ids.rotate(fresh);
     }
 
     /// This process's identity, drawing it from `entropy` first if needed.
@@ -312,6 +394,16 @@ thread_local! {
     static LOCAL: Local = const { Local::new() };
 }
 
+/// The process-wide generator's [`CapacityPolicy`].
+pub(crate) fn policy() -> CapacityPolicy {
+    SHARED.0.ids.policy()
+}
+
+/// Sets the process-wide generator's [`CapacityPolicy`].
+pub(crate) fn set_policy(policy: CapacityPolicy) {
+    SHARED.0.ids.set_policy(policy);
+}
+
 /// The next id of the process-wide generator, reading `clock`.
 #[inline]
 pub(crate) fn next<M: Mode, C: Clock>(clock: &C) -> Result<ObjectId, M::Error> {
@@ -329,10 +421,10 @@ pub(crate) fn next<M: Mode, C: Clock>(clock: &C) -> Result<ObjectId, M::Error> {
 #[cold]
 #[inline(never)]
 fn next_slow<M: Mode, C: Clock>(clock: &C, reading: u64) -> Result<ObjectId, M::Error> {
-    match LOCAL.try_with(|l| refill::<M, C>(&SHARED.0, l, clock, reading)) {
+    match LOCAL.try_with(|l| refill::<M, C>(&SHARED.0, l, clock, &BootTime, reading)) {
         Ok(r) => r,
         // Thread-local storage is being torn down: a one-id block of its own.
-        Err(_) => refill::<M, C>(&SHARED.0, &Local::new(), clock, reading),
+        Err(_) => refill::<M, C>(&SHARED.0, &Local::new(), clock, &BootTime, reading),
     }
 }
 
@@ -383,11 +475,12 @@ pub(crate) fn next_in<M: Mode, C: Clock>(
     s: &Shared,
     l: &Local,
     clock: &C,
+    elapsed: &impl Elapsed,
 ) -> Result<ObjectId, M::Error> {
     let reading = read::<M>(clock)?;
     match take::<M>(l, reading) {
         Some(id) => Ok(id),
-        None => refill::<M, C>(s, l, clock, reading),
+        None => refill::<M, C>(s, l, clock, elapsed, reading),
     }
 }
 
@@ -419,9 +512,11 @@ fn refill<M: Mode, C: Clock>(
     s: &Shared,
     l: &Local,
     clock: &C,
+    elapsed: &impl Elapsed,
     mut reading: u64,
 ) -> Result<ObjectId, M::Error> {
     let id = s.identity::<M>(&mut OsEntropy)?;
+    s.check_jump(reading, elapsed);
     let want = if id.guard.kind == GuardKind::Pid {
         1 // no fork signal: every id goes through the process id check in `identity`
     } else if l.left.get() == 0 && l.reading.get() == reading && l.epoch.get() == id.epoch {

@@ -143,6 +143,21 @@ pub(crate) fn coarse_subsec_nanos() -> Option<u32> {
     u32::try_from(ts.tv_nsec).ok()
 }
 
+/// Whole seconds of `CLOCK_BOOTTIME` (time since boot, suspend included; never set), or `None`.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub(crate) fn boot_seconds() -> Option<u64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the whole call.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_BOOTTIME, &mut ts) };
+    if rc != 0 {
+        return None;
+    }
+    u64::try_from(ts.tv_sec).ok()
+}
+
 /// The host name as bytes (without the terminating NUL), or `None` if it cannot be read.
 #[cfg(all(feature = "legacy", unix))]
 pub(crate) fn host_name() -> Option<Vec<u8>> {

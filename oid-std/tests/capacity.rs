@@ -3,7 +3,7 @@
 //! next second, `try_new()` fails with `CapacityExhausted` instead.
 //!
 //! Heavy (40 M and 30 M ids, sorted): `#[ignore]`d in debug builds, run in release by
-//! `cargo xtask ci` (`cargo test -p oid-std --release --test capacity -- --ignored`).
+//! `cargo xtask ci` (`cargo test -p oid-std --release --test capacity -- --include-ignored`).
 
 use std::collections::BTreeMap;
 use std::time::Instant;

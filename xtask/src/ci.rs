@@ -86,7 +86,7 @@ fn steps(r: &mut Runner) {
     r.step("oid-std past capacity (release)", |sh| {
         run(cmd!(
             sh,
-            "cargo test -p oid-std --release --test capacity -- --include-ignored"
+            "cargo test -p oid-std --release --test capacity --test policy -- --include-ignored"
         ))
     });
     r.step("oid-cli: 40 M ids (release)", |sh| {

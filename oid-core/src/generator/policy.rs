@@ -22,9 +22,9 @@
 /// newest second, so timestamps stay monotonic through it; a spent second then waits at most
 /// until the clock reads a later one, about two seconds.
 ///
-/// The new value is *derived* from the current one: `next = mix(unmix(current) + 1)`, where
-/// `mix` is a fixed bijection of the 40-bit values, so the values follow one cycle through all
-/// 2^40 and a process never meets a value it used before (it would take 2^40 changes). Every
+/// The new value is *derived* from the current one: `next = current + STEP` modulo 2^40 with
+/// an odd `STEP`, so the values follow one cycle through all 2^40 and a process never meets a
+/// value it used before (it would take 2^40 changes). Every
 /// process starts at its own random point of the cycle (its seed), and no entropy source is
 /// needed, so this works in `const` generators on any target.
 ///
@@ -106,50 +106,21 @@ impl CapacityPolicy {
 /// The 40-bit values.
 const MASK: u64 = (1 << 40) - 1;
 
-/// Two odd multipliers (invertible modulo 2^40), from the splitmix64/murmur3 finalizers.
-const M1: u64 = 0xbf58_476d_1ce4_e5b9 & MASK;
-const M2: u64 = 0x94d0_49bb_1331_11eb & MASK;
-const M1_INV: u64 = inverse(M1);
-const M2_INV: u64 = inverse(M2);
+/// The step between two random values: odd, so that adding it modulo 2^40 visits all 2^40
+/// values before any comes back (it generates the additive group), and from the golden ratio,
+/// so that consecutive values differ in most bytes.
+const STEP: u64 = 0x9e_3779_b97f & MASK | 1;
 
-/// The inverse of an odd `m` modulo 2^40 (Newton's iteration doubles the correct low bits:
-/// 3, 6, 12, 24, 48).
-const fn inverse(m: u64) -> u64 {
-    let mut x = m; // m * m = 1 modulo 8 for every odd m
-    let mut i = 0;
-    while i < 4 {
-        x = x.wrapping_mul(2u64.wrapping_sub(m.wrapping_mul(x)));
-        i += 1;
-    }
-    x & MASK
-}
+// Odd, hence a generator of the integers modulo 2^40: k steps return to the start only when
+// 2^40 divides k.
+const _: () = assert!(STEP % 2 == 1 && STEP <= MASK);
 
-/// A bijection of the 40-bit values (xor-shift by half the width, which is its own inverse,
-/// and odd multiplications).
-pub(super) const fn mix(mut x: u64) -> u64 {
-    x &= MASK;
-    x ^= x >> 20;
-    x = x.wrapping_mul(M1) & MASK;
-    x ^= x >> 20;
-    x = x.wrapping_mul(M2) & MASK;
-    x ^ (x >> 20)
-}
-
-/// The inverse of [`mix`].
-pub(super) const fn unmix(mut x: u64) -> u64 {
-    x &= MASK;
-    x ^= x >> 20;
-    x = x.wrapping_mul(M2_INV) & MASK;
-    x ^= x >> 20;
-    x = x.wrapping_mul(M1_INV) & MASK;
-    x ^ (x >> 20)
-}
-
-/// The random value after `random` on the cycle (see [`CapacityPolicy`]).
+/// The random value after `random` on the cycle (see [`CapacityPolicy`]): one addition, a few
+/// instructions even on a Cortex-M0 (the generator's flash budget).
 pub(super) const fn next_random(random: [u8; 5]) -> [u8; 5] {
     let [a, b, c, d, e] = random;
     let x = u64::from_be_bytes([0, 0, 0, a, b, c, d, e]);
-    let y = mix(unmix(x).wrapping_add(1)).to_be_bytes();
+    let y = (x.wrapping_add(STEP) & MASK).to_be_bytes();
     [y[3], y[4], y[5], y[6], y[7]]
 }
 
@@ -157,29 +128,8 @@ pub(super) const fn next_random(random: [u8; 5]) -> [u8; 5] {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_multipliers_are_inverted() {
-        assert_eq!(M1.wrapping_mul(M1_INV) & MASK, 1);
-        assert_eq!(M2.wrapping_mul(M2_INV) & MASK, 1);
-    }
-
-    #[test]
-    fn mix_is_a_bijection_of_40_bits() {
-        for x in [
-            0,
-            1,
-            2,
-            0xff,
-            1 << 20,
-            (1 << 20) - 1,
-            MASK - 1,
-            MASK,
-            0x12_3456_789a,
-        ] {
-            assert!(mix(x) <= MASK);
-            assert_eq!(unmix(mix(x)), x);
-            assert_eq!(mix(unmix(x)), x);
-        }
+    const fn value(r: [u8; 5]) -> u64 {
+        u64::from_be_bytes([0, 0, 0, r[0], r[1], r[2], r[3], r[4]])
     }
 
     #[test]
@@ -188,24 +138,16 @@ mod tests {
         let start = r;
         let mut seen = std::collections::HashSet::new();
         let steps = if cfg!(miri) { 100 } else { 10_000 };
-        for _ in 0..steps {
+        for k in 0..steps {
             assert!(seen.insert(r), "a value came back");
-            let x = u64::from_be_bytes([0, 0, 0, r[0], r[1], r[2], r[3], r[4]]);
+            assert_eq!(value(r), (value(start) + k * STEP) & MASK);
             r = next_random(r);
-            let y = u64::from_be_bytes([0, 0, 0, r[0], r[1], r[2], r[3], r[4]]);
-            // The step is +1 on the unmixed values: one cycle through all 2^40.
-            assert_eq!(unmix(y), (unmix(x) + 1) & MASK);
         }
-        assert_ne!(r, start);
-        // The values look unrelated (not a counter in the id's bytes): most bytes change.
+        // Consecutive values differ in most bytes.
         let a = next_random(start);
-        let b = next_random(a);
-        assert!(a.iter().zip(b).filter(|(x, y)| **x != *y).count() >= 3);
-        // The end of the cycle wraps.
-        let last = mix(MASK).to_be_bytes();
-        let first = next_random([last[3], last[4], last[5], last[6], last[7]]);
-        let zero = mix(0).to_be_bytes();
-        assert_eq!(first, [zero[3], zero[4], zero[5], zero[6], zero[7]]);
+        assert!(start.iter().zip(a).filter(|(x, y)| **x != *y).count() >= 4);
+        // The top of the range wraps to the bottom.
+        assert_eq!(value(next_random([0xff; 5])), STEP - 1);
     }
 
     #[test]

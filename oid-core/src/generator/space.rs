@@ -458,6 +458,15 @@ impl IdSpace {
         }
     }
 
+    /// The policy's change: from era `seen` to the next random value on the cycle, stamping
+    /// `secs` from now on. One out-of-line copy for both callers in `take` (flash matters on
+    /// the small targets).
+    #[cold]
+    #[inline(never)]
+    fn move_on(&self, seen: u64, secs: u32) {
+        self.rotate_from(seen, next_random(era_random(seen)), Some(secs));
+    }
+
     /// Moves from era `seen` to `random` (see [`rotate`](Self::rotate)), stamping `secs` from
     /// now on (`None`: the newest second). Returns whether it did: `false` if the era is no
     /// longer `seen` (someone else changed it first).
@@ -640,7 +649,7 @@ impl IdSpace {
                     && !later(now, secs)
                 {
                     // The clock stepped back: a new random value, at the clock's own second.
-                    self.rotate_from(e, next_random(era_random(e)), Some(now));
+                    self.move_on(e, now);
                     continue;
                 }
             }
@@ -667,7 +676,7 @@ impl IdSpace {
                 if policy != CapacityPolicy::Rotate {
                     return Err(Spent(e));
                 }
-                self.rotate_from(e, next_random(era_random(e)), Some(secs));
+                self.move_on(e, secs);
                 continue;
             } else {
                 continue;

@@ -11,13 +11,81 @@ fn shared(kind: GuardKind) -> Shared {
     Shared::new(Some(Guard::new(words, kind)))
 }
 
+/// An elapsed clock that gives no reading: no snapshot detection.
+struct NoElapsed;
+
+impl Elapsed for NoElapsed {
+    fn seconds(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// An elapsed (boot-time) clock the test sets.
+struct ManualElapsed(AtomicU64);
+
+impl Elapsed for ManualElapsed {
+    fn seconds(&self) -> Option<u64> {
+        Some(self.0.load(Relaxed))
+    }
+}
+
 fn lenient(s: &Shared, l: &Local, clock: &impl Clock) -> ObjectId {
-    let Ok(id) = next_in::<Lenient, _>(s, l, clock);
+    let Ok(id) = next_in::<Lenient, _>(s, l, clock, &NoElapsed);
     id
 }
 
 fn strict(s: &Shared, l: &Local, clock: &impl Clock) -> Result<ObjectId, Error> {
-    next_in::<Strict, _>(s, l, clock)
+    next_in::<Strict, _>(s, l, clock, &NoElapsed)
+}
+
+/// A clock that fails the test if a generator waits on it: the proof that a call did not
+/// wait, without timing anything.
+struct NeverWait<C>(C);
+
+impl<C: Clock> Clock for NeverWait<C> {
+    fn unix_seconds(&self) -> Option<u64> {
+        self.0.unix_seconds()
+    }
+    fn wait(&self) {
+        panic!("the generator waited for the clock");
+    }
+}
+
+/// Which ids were seen: a bitset of the 2^24 counters per (second, random value), 2 MiB each
+/// (the tests meet a handful of pairs, in runs: the last one is tried first).
+#[derive(Default)]
+struct Seen {
+    sets: Vec<([u8; 9], Vec<u64>)>,
+    last: usize,
+}
+
+impl Seen {
+    /// Records `id`; false if it was seen before.
+    fn insert(&mut self, id: ObjectId) -> bool {
+        let b = id.bytes();
+        let key = [b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8]];
+        if self.sets.get(self.last).is_none_or(|(k, _)| *k != key) {
+            self.last = match self.sets.iter().position(|(k, _)| *k == key) {
+                Some(at) => at,
+                None => {
+                    self.sets.push((key, vec![0; (CAPACITY / 64) as usize]));
+                    self.sets.len() - 1
+                }
+            };
+        }
+        let counter = u32::from_be_bytes([0, b[9], b[10], b[11]]);
+        let (word, bit) = ((counter / 64) as usize, counter % 64);
+        let bits = &mut self.sets[self.last].1;
+        let new = bits[word] & (1 << bit) == 0;
+        bits[word] |= 1 << bit;
+        new
+    }
+
+    /// The random values seen.
+    fn randoms(&self) -> HashSet<[u8; 5]> {
+        let random = |k: &[u8; 9]| [k[4], k[5], k[6], k[7], k[8]];
+        self.sets.iter().map(|(k, _)| random(k)).collect()
+    }
 }
 
 /// Spends all but `keep` counter values of `secs` (the current window) outside any block.
@@ -181,6 +249,106 @@ fn a_clock_stepping_back_an_hour_moves_to_a_new_random_value() {
     ids.extend(after);
     let distinct: HashSet<ObjectId> = ids.iter().copied().collect();
     assert_eq!(distinct.len(), ids.len());
+    // `new()` neither: spent again, then another hour back, it returns without waiting (the
+    // clock fails the test if it is waited on) and repeats nothing.
+    spend(&s, (T - 3_600) as u32, 0);
+    clock.set(T - 7_200);
+    let never = NeverWait(&clock);
+    for _ in 0..1000 {
+        let id = lenient(&s, &l, &never);
+        assert_eq!(id.timestamp(), (T - 7_200) as u32);
+        assert!(!ids.contains(&id));
+        ids.push(id);
+    }
+    let randoms: HashSet<[u8; 5]> = ids.iter().map(|id| id.to_parts().random).collect();
+    assert_eq!(randoms.len(), 3, "one value per step back");
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "2^24 ids")]
+fn a_year_ahead_and_back_costs_no_wait_and_no_repeat() {
+    const T: u64 = 1_700_000_000;
+    const YEAR: u64 = 365 * 86_400;
+    let (s, l) = (shared(GuardKind::WipeOnFork), Local::new());
+    let clock = ManualClock::at(T);
+    let never = NeverWait(&clock);
+    let mut seen = Seen::default();
+    for _ in 0..100 {
+        assert!(seen.insert(strict(&s, &l, &never).unwrap()));
+    }
+    // One reading a year ahead (a bad RTC read, an NTP step undone), then the real time again.
+    clock.set(T + YEAR);
+    let glitch = strict(&s, &l, &never).unwrap();
+    assert_eq!(u64::from(glitch.timestamp()), T + YEAR);
+    assert!(seen.insert(glitch));
+    clock.set(T);
+    // More than a second's capacity, with real time moving on by a second every 2^22 ids:
+    // every call succeeds (the old rule stamped the future second and failed after its 2^24),
+    // carries the real second, and repeats nothing.
+    let n = CAPACITY + 1000;
+    for i in 0..n {
+        if i > 0 && i % (1 << 22) == 0 {
+            clock.advance(1);
+        }
+        let id = strict(&s, &l, &never).unwrap_or_else(|e| panic!("call {i}: {e}"));
+        assert_eq!(u64::from(id.timestamp()), clock.unix_seconds().unwrap());
+        assert!(seen.insert(id), "call {i} repeated an id");
+    }
+    assert_eq!(clock.unix_seconds(), Some(T + 4));
+    // The glitch's value and the one the correction moved to.
+    assert_eq!(seen.randoms().len(), 2);
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "2^24 ids")]
+fn under_rotate_a_spent_second_moves_to_a_new_random_value_at_once() {
+    let (s, l) = (shared(GuardKind::WipeOnFork), Local::new());
+    s.ids.set_policy(CapacityPolicy::Rotate);
+    let clock = NeverWait(FixedClock::at(1_700_000_000));
+    let mut seen = Seen::default();
+    let mut previous = [0; 5];
+    let mut changes = 0;
+    for i in 0..CAPACITY + 1000 {
+        let id = strict(&s, &l, &clock).unwrap_or_else(|e| panic!("call {i}: {e}"));
+        assert!(seen.insert(id), "call {i} repeated an id");
+        let b = id.bytes();
+        if b[4..9] != previous {
+            previous = [b[4], b[5], b[6], b[7], b[8]];
+            changes += 1;
+        }
+    }
+    assert_eq!(changes, 2, "the first value and one rotation");
+    assert_eq!(seen.randoms().len(), 2);
+    assert_eq!(seen.sets.len(), 2, "all in the clock's second");
+    // `new()` as well, with the second spent again by someone else.
+    spend(&s, 1_700_000_000, 0);
+    let id = lenient(&s, &Local::new(), &clock);
+    assert!(seen.insert(id));
+    assert_eq!(seen.randoms().len(), 3);
+}
+
+#[test]
+fn the_policy_is_the_id_spaces_and_wait_by_default() {
+    let s = shared(GuardKind::WipeOnFork);
+    assert_eq!(s.ids.policy(), CapacityPolicy::Wait);
+    assert_eq!(s.legacy_ids.policy(), CapacityPolicy::Fixed);
+    // The process generator's, through the crate's functions.
+    assert_eq!(crate::capacity_policy(), SHARED.0.ids.policy());
+    assert_eq!(SHARED.0.legacy_ids.policy(), CapacityPolicy::Fixed);
+    // Under Wait, a spent second is still an error for try and a wait for new (the test above
+    // has the wait); under Fixed as well.
+    let clock = FixedClock::at(1_700_000_000);
+    for policy in [CapacityPolicy::Wait, CapacityPolicy::Fixed] {
+        let s = shared(GuardKind::WipeOnFork);
+        s.ids.set_policy(policy);
+        strict(&s, &Local::new(), &clock).unwrap();
+        spend(&s, 1_700_000_000, 0);
+        assert_eq!(
+            strict(&s, &Local::new(), &clock).unwrap_err().kind(),
+            ErrorKind::CapacityExhausted,
+            "{policy:?}"
+        );
+    }
 }
 
 #[test]
@@ -333,6 +501,22 @@ fn legacy_counter_has_its_own_capacity() {
     assert_eq!(d.timestamp(), 1_700_000_001);
     assert_ne!(c, d);
     assert_eq!(s.legacy_ids.policy(), oid_core::CapacityPolicy::Fixed);
+    // Not under the ids' Rotate either: a spent second is an error, and an hour back after
+    // it still stamps the newest second.
+    s.ids.set_policy(CapacityPolicy::Rotate);
+    clock.set(1_700_000_001);
+    s.legacy_ids.reserve(Some(1_700_000_001), CAPACITY).unwrap();
+    assert_eq!(
+        next_legacy_in::<Strict, _>(&s, &clock, 0x123456)
+            .unwrap_err()
+            .kind(),
+        ErrorKind::CapacityExhausted
+    );
+    clock.advance(1);
+    next_legacy_in::<Strict, _>(&s, &clock, 0x123456).unwrap();
+    clock.set(1_700_000_002 - 3_600);
+    let d = next_legacy_in::<Strict, _>(&s, &clock, 0x123456).unwrap();
+    assert_eq!(d.timestamp(), 1_700_000_002, "the newest second");
 }
 
 #[test]
@@ -366,4 +550,92 @@ fn the_last_seconds_of_the_field_and_the_wrap_each_hold_their_full_capacity() {
     }
     clock.advance(1);
     assert_eq!(lenient(&s, &l, &clock).timestamp(), 2);
+}
+
+/// Both clocks move on by `secs`, the wall clock `extra` seconds more (a step, a jump).
+fn tick(clock: &ManualClock, boot: &ManualElapsed, secs: u64, extra: i64) {
+    boot.0.fetch_add(secs, Relaxed);
+    clock.set(
+        clock
+            .unix_seconds()
+            .unwrap()
+            .wrapping_add(secs)
+            .wrapping_add_signed(extra),
+    );
+}
+
+#[test]
+fn a_wall_clock_jump_against_the_boot_clock_draws_a_fresh_random_value() {
+    const T: u64 = 1_700_000_000;
+    let (s, l, other) = (shared(GuardKind::WipeOnFork), Local::new(), Local::new());
+    let (clock, boot) = (ManualClock::at(T), ManualElapsed(AtomicU64::new(500)));
+    let id = |l: &Local| next_in::<Strict, _>(&s, l, &clock, &boot).unwrap();
+    let first = id(&l);
+    let random = first.to_parts().random;
+    // Without a jump the random value stays, second after second.
+    for _ in 0..10 {
+        tick(&clock, &boot, 1, 0);
+        assert_eq!(id(&l).to_parts().random, random);
+    }
+    // A VM resumed from a snapshot an hour old, its clock set right: the wall clock an hour on,
+    // the boot-time clock a second. The next block has a fresh value; one rotation for both
+    // threads.
+    tick(&clock, &boot, 1, 3_600);
+    let resumed = id(&l);
+    assert_ne!(resumed.to_parts().random, random);
+    assert_eq!(u64::from(resumed.timestamp()), T + 11 + 3_600);
+    assert_eq!(id(&other).to_parts().random, resumed.to_parts().random);
+    // And the value stays again without a jump.
+    tick(&clock, &boot, 1, 0);
+    assert_eq!(id(&l).to_parts().random, resumed.to_parts().random);
+    // A jump back (a clone whose clock is set back) draws another fresh value too; it is
+    // more than the step-back tolerance, so the id space moves to the clock's second.
+    tick(&clock, &boot, 0, -60);
+    let back = id(&l);
+    assert_ne!(back.to_parts().random, resumed.to_parts().random);
+    assert_ne!(back.to_parts().random, random);
+    assert_eq!(u64::from(back.timestamp()), T + 12 + 3_600 - 60);
+}
+
+#[test]
+fn small_steps_of_the_wall_clock_do_not_rotate() {
+    const T: u64 = 1_700_000_000;
+    let (s, l) = (shared(GuardKind::WipeOnFork), Local::new());
+    let (clock, boot) = (ManualClock::at(T), ManualElapsed(AtomicU64::new(500)));
+    let id = || next_in::<Strict, _>(&s, &l, &clock, &boot).unwrap();
+    let random = id().to_parts().random;
+    // NTP-sized changes: whole-second readings disagree by a second now and then, a step
+    // gains a second; up to the threshold itself at once. None is a jump. (Steps back of more
+    // than the step-back tolerance move to a new value by the id space's own rule.)
+    for extra in [1, 1, -1, 0, 1, -2, i64::from(JUMP_SECONDS)] {
+        tick(&clock, &boot, 1, extra);
+        assert_eq!(id().to_parts().random, random, "a change of {extra} s");
+    }
+    // Just over the threshold is.
+    tick(&clock, &boot, 1, i64::from(JUMP_SECONDS) + 1);
+    assert_ne!(id().to_parts().random, random);
+}
+
+#[test]
+fn without_an_elapsed_clock_or_a_wall_reading_nothing_is_compared() {
+    let (s, l) = (shared(GuardKind::WipeOnFork), Local::new());
+    let clock = ManualClock::at(1_700_000_000);
+    let random = lenient(&s, &l, &clock).to_parts().random;
+    clock.set(1_700_000_000 + 86_400);
+    assert_eq!(lenient(&s, &l, &clock).to_parts().random, random);
+    assert_eq!(s.offset.load(Relaxed), NO_OFFSET);
+    // No wall reading: the boot clock alone says nothing.
+    let boot = ManualElapsed(AtomicU64::new(7));
+    clock.unset();
+    let Ok(id) = next_in::<Lenient, _>(&s, &Local::new(), &clock, &boot);
+    assert_eq!(id.to_parts().random, random);
+    assert_eq!(s.offset.load(Relaxed), NO_OFFSET);
+}
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+#[test]
+fn the_boot_clock_reads_on_linux() {
+    let a = BootTime.seconds().unwrap();
+    let b = BootTime.seconds().unwrap();
+    assert!(a <= b);
 }
