@@ -472,16 +472,9 @@ impl IdSpace {
     /// longer `seen` (someone else changed it first).
     #[cold]
     pub(super) fn rotate_from(&self, seen: u64, random: [u8; 5], secs: Option<u32>) -> bool {
-        if self
-            .era
-            .compare_exchange(seen, next_seq(seen), Acquire, Relaxed)
-            .is_err()
-        {
+        if !self.mark(seen) {
             return false;
         }
-        // Marked; the release fence pairs with the acquire fence of a reservation whose
-        // read-modify-write of the counter comes after the one below (see `IdSpace`).
-        fence(Release);
         let w = self.window.load(Acquire);
         let secs = match (secs, w) {
             (Some(s), _) => Some(s),
@@ -538,9 +531,15 @@ impl IdSpace {
         }
     }
 
-    /// [`reseed`](Self::reseed), but only if the era is still `seen` (one reseed per spent
-    /// era, however many callers found it spent). Returns whether it reseeded.
-    pub(super) fn reseed_from(&self, seen: u64, random: [u8; 5], counter: u32) -> bool {
+    /// The write side of the sequence lock, shared by [`rotate_from`](Self::rotate_from) and
+    /// [`reseed_from`](Self::reseed_from): moves the era from `seen` to the odd sequence
+    /// number (false if it is no longer `seen`), then a release fence. A reader whose loads see
+    /// any store made after it sees the odd number after its acquire fence and throws its
+    /// values away; for `rotate_from` the fence also pairs with the acquire fence of a
+    /// reservation whose read-modify-write of the counter comes after the change's (see
+    /// `IdSpace`).
+    #[inline(always)]
+    fn mark(&self, seen: u64) -> bool {
         if self
             .era
             .compare_exchange(seen, next_seq(seen), Acquire, Relaxed)
@@ -548,14 +547,19 @@ impl IdSpace {
         {
             return false;
         }
-        // A sequence lock: the odd sequence number, then the data, then the new era. A reader
-        // whose loads see any of the data stores below sees the odd number after its acquire
-        // fence, and throws its values away.
-        //
+        fence(Release);
+        true
+    }
+
+    /// [`reseed`](Self::reseed), but only if the era is still `seen` (one reseed per spent
+    /// era, however many callers found it spent). Returns whether it reseeded.
+    pub(super) fn reseed_from(&self, seen: u64, random: [u8; 5], counter: u32) -> bool {
+        if !self.mark(seen) {
+            return false;
+        }
         // The counter's store is also a release: a caller of the old era that reads the new
         // counter then reads the new window too, so its re-tag (which first checks that the
         // window it read is still there) never writes an old window's tag into the new era.
-        fence(Release);
         self.window.store(UNOPENED, Relaxed);
         self.counter.store(untagged(counter), Release);
         // `seen` is even: two steps on is the next even number (wrapping within 24 bits).
