@@ -249,7 +249,8 @@ fn section<'a>(changelog: &'a str, heading: &str) -> Option<Vec<(usize, &'a str)
     Some(
         lines
             .take_while(|(_, l)| {
-                !l.starts_with("## ") && !(l.starts_with('[') && l.contains("]: "))
+                let link_definition = l.starts_with('[') && l.contains("]: ");
+                !(l.starts_with("## ") || link_definition)
             })
             .map(|(n, l)| (n + 1, l))
             .collect(),
