@@ -3,7 +3,6 @@
 
 mod cli;
 mod error;
-mod fields;
 mod format;
 mod input;
 mod inspect;

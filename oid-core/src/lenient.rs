@@ -9,7 +9,7 @@
 
 use core::fmt;
 
-use crate::{ObjectId, ParseError};
+use crate::{ErrorKind, ObjectId, ParseError};
 
 /// The form a pasted id was written in.
 ///
@@ -148,6 +148,24 @@ impl PastedError {
     /// ```
     pub const fn parse_error(&self) -> ParseError {
         self.error
+    }
+
+    /// What went wrong, in the workspace's shared words: the strict parser's kind,
+    /// [`ErrorKind::InvalidLength`] or [`ErrorKind::InvalidCharacter`] (the kind the message
+    /// starts with).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{ErrorKind, ObjectId};
+    /// let err = ObjectId::parse_pasted("ObjectId(\"xyz\")").unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::InvalidLength);
+    /// assert!(err.to_string().starts_with(err.kind().as_str()));
+    /// let err = ObjectId::parse_pasted("507f1f77bcf86cd79943901g").unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::InvalidCharacter);
+    /// ```
+    pub const fn kind(&self) -> ErrorKind {
+        self.error.kind()
     }
 
     /// The form recognised around text that is not an id (`ObjectId("xyz")`: [`Form::Shell`]),
