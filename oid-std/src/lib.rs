@@ -48,11 +48,13 @@ pub use oid_core::*;
 ///   the process to a new random value at the clock's own second, so no id repeats and nothing
 ///   waits for the clock to catch up. When the clock is before 1970 or unreadable, ids carry
 ///   the newest second (1970-01-01 if there never was a reading).
-/// * **Snapshots:** on Linux and Android, a jump of more than a few seconds of the wall clock
-///   against `CLOCK_BOOTTIME` between two blocks of ids (a VM resumed from a snapshot or a clone,
-///   once its clock is set right) moves the process to a fresh random value from [`OsEntropy`].
-///   It cannot see a restore that lands in the snapshot's wall-clock second (a clock not set
-///   yet): see the [uniqueness notes](https://github.com/oid-rs/oid/blob/main/docs/uniqueness.md).
+/// * **Snapshots and clones:** a VM restored from a snapshot (twice, or cloned) is seen by the
+///   VMClock page's generation counter, loaded on every id where `/dev/vmclock0` exists, and,
+///   on Linux and Android, by a jump of more than a few seconds of the wall clock against
+///   `CLOCK_BOOTTIME` between two blocks of ids; either moves the process to a fresh random value
+///   that differs between the copies. Restores without such a signal (a clock not set yet, or
+///   moved with the boot clock) need [`reseed`] or [`SnapshotPolicy::EveryId`]: see the
+///   [uniqueness notes](https://github.com/oid-rs/oid/blob/main/docs/uniqueness.md).
 /// * **Entropy:** when the OS random source fails, the process's random value comes from a
 ///   fallback mix of time, process id and addresses.
 ///
@@ -198,9 +200,10 @@ pub fn reseed() {
 /// * [`EveryId`](SnapshotPolicy::EveryId): every id its own clone-divergent random value, so
 ///   copies diverge from their first id with no signal at all. Turn it on where processes run
 ///   from snapshots that nothing reports (a Firecracker restore without VMClock, a VM template
-///   whose clones keep the template's clock). It costs a system call per id (about 25x the
-///   default in `cargo bench -p oid-benches --bench std_generate`), and ids no longer share one
-///   random value per process.
+///   whose clones keep the template's clock). It costs a CPU random instruction per id (21x
+///   the default, 4.5x bson's `ObjectId::new()` in one run of `cargo bench -p oid-benches
+///   --bench std_generate` on x86-64), plus a `getrandom` call per id where the CPU has no
+///   such instruction; ids no longer share one random value per process.
 ///
 /// The setting is for the whole process; threads follow it from their next block of ids, so
 /// set it at startup.

@@ -681,8 +681,15 @@ fn refill<M: Mode, C: Clock>(
     let (secs, first, len) = (block.timestamp(), block.first(), block.len());
     if s.snapshot_policy() == SnapshotPolicy::EveryId {
         // Its own clone-divergent random value; the counter value comes from the shared
-        // counter as always. A block of one: the next id comes here again.
-        let (hi, lo) = pack(s.fresh_random());
+        // counter as always. A block of one: the next id comes here again. With the CPU's
+        // random instruction, 64 fresh bits that differ between clones are mixed into the
+        // value `getrandom` gave the process (no system call per id); without one, `getrandom`
+        // per id as well (after a VMGenID reseed, the kernel's source differs between clones).
+        let mut random = block.random();
+        if !crate::snapshot::mix_divergent(&mut random) {
+            random = s.fresh_random();
+        }
+        let (hi, lo) = pack(random);
         l.left.set(0);
         l.size.set(1);
         return Ok(make(secs, hi, lo, first));

@@ -46,9 +46,9 @@ pub enum SnapshotPolicy {
     Signals,
     /// Every id gets its own clone-divergent random value (and its counter from the shared
     /// counter, so ids of one process stay distinct): two copies diverge from their first id
-    /// after a restore with no signal at all. It costs a `getrandom` call and a CPU random
-    /// instruction per id, and every id is a new draw of 40 random bits (see the uniqueness
-    /// notes for the odds).
+    /// after a restore with no signal at all. It costs a CPU random instruction per id (a
+    /// `getrandom` call where the CPU has none), and every id is a new draw of 40 random bits
+    /// (see the uniqueness notes for the odds).
     EveryId,
 }
 
@@ -253,9 +253,12 @@ pub(crate) fn os_getrandom(buf: &mut [u8]) -> Result<(), EntropyError> {
 /// instruction (RDRAND/RDSEED, RNDR), the cycle counter and `CLOCK_MONOTONIC_RAW` read now are
 /// not in the VM's memory and differ between the copies; XOR keeps all of `getrandom`'s
 /// strength where they do not (a machine without them, two reads that happen to agree).
-pub(crate) fn mix_divergent(buf: &mut [u8]) {
+///
+/// Returns whether the CPU's random instruction gave a value.
+pub(crate) fn mix_divergent(buf: &mut [u8]) -> bool {
     let mut h = DefaultHasher::new(); // SipHash with fixed keys: a mixer here, not a secret
-    h.write_u64(crate::sys::cpu_random().unwrap_or(0));
+    let cpu = crate::sys::cpu_random();
+    h.write_u64(cpu.unwrap_or(0));
     h.write_u64(crate::sys::cycle_counter().unwrap_or(0));
     h.write_u64(crate::sys::monotonic_raw_nanos().unwrap_or(0));
     h.write_usize(buf.len());
@@ -265,4 +268,5 @@ pub(crate) fn mix_divergent(buf: &mut [u8]) {
             *b ^= m;
         }
     }
+    cpu.is_some()
 }

@@ -29,7 +29,10 @@ fn scratch(name: &str) -> PathBuf {
 fn run_as(role: &str, path: &Path) -> Option<String> {
     let out = std::env::current_exe().and_then(|exe| {
         Command::new(exe)
-            .args(["--exact", "the_generator_follows_the_page_named_by_the_variable"])
+            .args([
+                "--exact",
+                "the_generator_follows_the_page_named_by_the_variable",
+            ])
             .env("OID_STD_VMCLOCK", path)
             .env(ROLE, role)
             .output()
