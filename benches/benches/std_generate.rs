@@ -77,10 +77,6 @@ fn peers() -> Vec<(&'static str, fn())> {
         ("oid_std::new", || {
             black_box(oid_std::new());
         }),
-        // `oid_std::new()` of commit a179c62, before its blocks were built on `IdSpace`.
-        ("oid_std::new of a179c62 (before IdSpace)", || {
-            black_box(oid_benches::before_std::new());
-        }),
         ("bson ObjectId::new", || {
             black_box(bson::oid::ObjectId::new());
         }),

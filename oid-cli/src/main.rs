@@ -4,7 +4,6 @@
 mod cli;
 mod doctor;
 mod error;
-mod fields;
 mod format;
 mod input;
 mod inspect;
