@@ -119,6 +119,9 @@ pub(crate) enum Command {
     /// Print a shell completion script
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
+    /// Show what the id generator uses on this machine: fork detection, VM snapshot signals, entropy
+    #[command(after_help = DOCTOR_EXAMPLES)]
+    Doctor(DoctorArgs),
 }
 
 #[derive(Debug, Args)]
@@ -256,6 +259,33 @@ pub(crate) struct RangeArgs {
     /// One JSON object with the bounds and the filter
     #[arg(long)]
     pub(crate) json: bool,
+}
+
+const DOCTOR_EXAMPLES: &str = "\
+Examples:
+  oid doctor                    for a person
+  oid doctor --format json      for a script
+
+It reports what oid-std's generator (the one `oid new` and `ObjectId::new()` use) relies on
+here: how a forked child is detected, whether a VM snapshot restore is seen (a VMClock page at
+/dev/vmclock0 or $OID_STD_VMCLOCK, the boot clock), the entropy sources mixed into new random
+values, and the process-wide policies. Exit status 0.";
+
+/// The output of `oid doctor`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum DoctorFormat {
+    /// Lines for a person
+    #[default]
+    Text,
+    /// One JSON object
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct DoctorArgs {
+    /// Output format
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t)]
+    pub(crate) format: DoctorFormat,
 }
 
 #[derive(Debug, Args)]
