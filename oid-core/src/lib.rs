@@ -53,7 +53,7 @@ pub use crate::external::rand_core_0_6_support as rand_core_0_6;
 pub use crate::external::rand_core_support::RngEntropy;
 #[cfg(feature = "serde")]
 pub use crate::external::serde_support as serde;
-pub use crate::fmt::Hex;
+pub use crate::fmt::{Hex, Rfc3339};
 #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
 pub use crate::generator::{CapacityPolicy, Generator, IdBlock, IdSpace};
 #[cfg(feature = "rkyv")]

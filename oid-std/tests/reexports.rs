@@ -21,8 +21,8 @@ mod use_every_core_item {
     use oid_std::{
         CapacityPolicy, Clock, DateForm, EntropyError, Error, ErrorKind, FixedClock,
         FromSliceError, GenerateError, Generator, Hex, IdBlock, IdRange, IdSpace, LegacyParts,
-        ManualClock, ObjectId, ParseError, Parts, PastedDate, PastedDateError, TimeOutOfRange,
-        Upper, oid,
+        ManualClock, ObjectId, ParseError, Parts, PastedDate, PastedDateError, Rfc3339,
+        TimeOutOfRange, Upper, oid,
     };
 }
 
@@ -54,6 +54,7 @@ const NAMED: &[&str] = &[
     "PastedDate",
     "PastedDateError",
     "PastedError",
+    "Rfc3339",
     "RngEntropy",
     "TimeOutOfRange",
     "Upper",

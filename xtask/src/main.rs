@@ -8,6 +8,7 @@ mod msrv;
 mod nostd;
 mod postgres;
 mod provision;
+mod readme_deps;
 mod release;
 #[cfg(test)]
 mod tidy;
@@ -55,6 +56,9 @@ enum Command {
     /// `web`, then the page's end-to-end test in headless Chromium, opened by file://
     /// (oid-web/e2e).
     WebTest,
+    /// Every dependency line of ours in the READMEs built as written, in a scratch crate under
+    /// target/readme-deps/, for the host and the targets its comment names.
+    ReadmeDeps,
     /// oid-embedded's self-test firmware under QEMU (3 Cortex-M, 2 RISC-V machines).
     Firmware,
     /// Flash cost (text + rodata + data) of generating and hex-formatting ids on thumbv6m,
@@ -109,6 +113,7 @@ fn main() -> ExitCode {
         Command::Nostd => nostd::nostd(),
         Command::Web => web::web(),
         Command::WebTest => web::web_test(),
+        Command::ReadmeDeps => readme_deps::readme_deps(),
         Command::Firmware => firmware::firmware(),
         Command::Size => firmware::size(),
         Command::Diff => verify::diff(),

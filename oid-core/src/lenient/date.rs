@@ -401,6 +401,22 @@ mod tests {
     }
 
     #[test]
+    fn every_day_formats_and_reads_back() {
+        // `ObjectId::rfc3339` (civil_from_days) against this reader (days_from_civil), two
+        // algorithms, at every day's first and last second up to the field's last second.
+        let mut secs: u64 = 0;
+        while secs <= u64::from(u32::MAX) {
+            for s in [secs, (secs + 86_399).min(u64::from(u32::MAX))] {
+                let id = ObjectId::min_for_timestamp(s as u32);
+                let text = id.rfc3339();
+                let back = PastedDate::parse(&std::format!("ISODate('{}')", text.as_str()));
+                assert_eq!(back.map(|d| d.unix_seconds()), Ok(s as i64), "{text:?}");
+            }
+            secs += 86_400;
+        }
+    }
+
+    #[test]
     fn bad_values_name_the_form() {
         for (text, form) in [
             ("ISODate('2024-02-30')", DateForm::IsoDate),
