@@ -284,9 +284,7 @@ pub(crate) fn cpu_random() -> Option<u64> {
 /// A value from the CPU's random number instruction (see the x86-64 version).
 #[cfg(target_arch = "aarch64")]
 pub(crate) fn cpu_random() -> Option<u64> {
-    if cpu_random_kind().is_none() {
-        return None;
-    }
+    cpu_random_kind()?;
     for _ in 0..10 {
         let v: u64;
         let failed: u64;
