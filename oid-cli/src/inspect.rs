@@ -196,7 +196,7 @@ mod tests {
         let args = InspectArgs {
             ids: ids.iter().map(std::ffi::OsString::from).collect(),
             files: Vec::new(),
-            format: None,
+            format: InspectFormat::Text,
             json,
             legacy,
         };

@@ -59,6 +59,7 @@ pub use crate::generator::{CapacityPolicy, Generator, IdBlock, IdSpace};
 #[cfg(feature = "rkyv")]
 pub use crate::id::ArchivedObjectId;
 pub use crate::id::ObjectId;
+pub use crate::lenient::date::{DateForm, PastedDate, PastedDateError};
 pub use crate::lenient::{Form, Pasted, PastedError};
 pub use crate::parts::{LegacyParts, Parts};
 pub use crate::range::{IdRange, Upper};
