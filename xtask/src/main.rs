@@ -49,10 +49,11 @@ enum Command {
     /// oid-core built alone for the thumb targets (thumbv6m, thumbv7em): the powerset of its
     /// base features, each no_std integration alone and all together.
     Nostd,
-    /// Build the browser page (oid-web for wasm32, opt-level z + LTO) into target/web/ and
-    /// report the .wasm size.
+    /// Build the browser page (oid-web for wasm32, opt-level z + LTO) as one file,
+    /// target/web/oid.html (the wasm inlined), and report its size.
     Web,
-    /// `web`, then the page's end-to-end test in headless Chromium (oid-web/e2e).
+    /// `web`, then the page's end-to-end test in headless Chromium, opened by file://
+    /// (oid-web/e2e).
     WebTest,
     /// oid-embedded's self-test firmware under QEMU (3 Cortex-M, 2 RISC-V machines).
     Firmware,
