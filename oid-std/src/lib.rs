@@ -174,7 +174,7 @@ pub fn capacity_policy() -> CapacityPolicy {
 /// instruction where it has one, the cycle counter, `CLOCK_MONOTONIC_RAW`), so it differs
 /// between two copies even when their kernels' random state was cloned too. Safe to call while
 /// other threads make ids (they go on with the new value); ids made before the call keep
-/// theirs. Calling it when nothing was restored costs one random value of the 2^40 (see the
+/// theirs (so within a second, later ids of a thread may sort before earlier ones). Calling it when nothing was restored costs one random value of the 2^40 (see the
 /// [uniqueness notes](https://github.com/oid-rs/oid/blob/main/docs/uniqueness.md)).
 ///
 /// # Examples

@@ -34,18 +34,21 @@
 //!   value and counter start. Epoch numbers continue from the parent's (they live in ordinary
 //!   memory), so a child's epoch never equals one its copied blocks carry.
 //!
-//! * **After a snapshot restore or a clone (Linux):** every block refill compares the wall
-//!   clock's second with `CLOCK_BOOTTIME` (elapsed time, never set). Their difference changes
-//!   only when the wall clock is set (NTP slews both alike); a change of more than
-//!   [`JUMP_SECONDS`] since the previous refill (a VM resumed from a snapshot, once its clock is
-//!   set right) moves the id space to a fresh random value from the OS
-//!   ([`IdSpace::rotate`]); the thread whose compare-and-swap of the stored difference wins
-//!   rotates, once per jump. It cannot see a restore that lands in the wall-clock second of the
-//!   snapshot (the wall clock not set yet): ids of that second, from blocks reserved before the
-//!   snapshot or after, repeat in every copy until the clock is set.
+//! * **After a snapshot restore or a clone** (see [`crate::snapshot`]): where the VMClock page
+//!   exists, a block is used only while the page's generation word still holds the block's
+//!   value (one more relaxed load per id, beside the epoch's), and every refill reads the page
+//!   under its sequence lock: a new generation moves the id space to a fresh random value
+//!   ([`IdSpace::rotate`]) that differs between copies. As a fallback (Linux, Android), every
+//!   refill compares the wall clock's second with `CLOCK_BOOTTIME` (elapsed time, never set):
+//!   their difference changes only when the wall clock is set, and a change of more than
+//!   [`JUMP_SECONDS`] since the previous refill rotates likewise. [`crate::reseed`] rotates and
+//!   moves to a new epoch, so every thread drops its block. Under
+//!   [`SnapshotPolicy::EveryId`] every id is a block of one with a random value of its own.
+//!   Restores without a signal are listed in docs/uniqueness.md.
 //!
 //! Within one thread, ids increase: the second first, then the counter, taken from ranges
-//! reserved later and later (until the 24-bit counter wraps, as in the spec).
+//! reserved later and later (until the 24-bit counter wraps, as in the spec, or the random value
+//! changes).
 
 use std::cell::Cell;
 use std::hash::{DefaultHasher, Hasher};

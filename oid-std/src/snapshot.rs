@@ -20,7 +20,8 @@
 //! value mixes `getrandom` in.
 
 use std::hash::{DefaultHasher, Hasher};
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::{Acquire, Release};
+use std::sync::atomic::{AtomicU8, AtomicU64};
 
 use oid_core::EntropyError;
 
@@ -83,7 +84,8 @@ impl SnapshotPolicy {
 }
 
 /// The environment variable naming a file to use in place of `/dev/vmclock0` (a regular file
-/// with the layout of `struct vmclock_abi`: how containers and tests provide the page).
+/// with the layout of `struct vmclock_abi`: how containers and tests provide the page). The
+/// file is mapped: it must keep its size (at least 112 bytes) while the process runs.
 pub(crate) const VMCLOCK_ENV: &str = "OID_STD_VMCLOCK";
 
 /// The device Linux's VMClock driver creates for the first VMClock page.
@@ -120,10 +122,22 @@ pub(crate) struct VmClock {
     target_has_atomic = "64"
 ))]
 impl VmClock {
-    /// Maps `path` and checks the header (magic, version 1, a size that holds the generation
-    /// counter); `None` if anything is missing or wrong.
+    /// Maps `path` (a test's own page) and checks its header; `None` if anything is missing or
+    /// wrong.
+    #[cfg(test)]
     pub(crate) fn map(path: &std::path::Path) -> Option<VmClock> {
-        let words = crate::sys::map_vmclock(path)?;
+        VmClock::checked(crate::sys::map_vmclock(path)?)
+    }
+
+    /// The process's page at [`vmclock_path`] (mapped once per process), if its header is
+    /// valid.
+    pub(crate) fn process() -> Option<VmClock> {
+        VmClock::checked(crate::sys::process_vmclock_words(vmclock_path)?)
+    }
+
+    /// `words` if they start with a VMClock header: magic, version 1, a size that holds the
+    /// generation counter.
+    fn checked(words: &'static crate::sys::VmClockWords) -> Option<VmClock> {
         let head = u64::from_le(words[0].load(std::sync::atomic::Ordering::Relaxed));
         let version = u64::from_le(words[1].load(std::sync::atomic::Ordering::Relaxed)) as u16;
         let (magic, size) = (head as u32, (head >> 32) as u32);
@@ -169,7 +183,11 @@ impl VmClock {
     target_has_atomic = "64"
 )))]
 impl VmClock {
+    #[cfg(test)]
     pub(crate) fn map(_path: &std::path::Path) -> Option<VmClock> {
+        None
+    }
+    pub(crate) fn process() -> Option<VmClock> {
         None
     }
     pub(crate) fn generation_word(&self) -> &'static AtomicU64 {
@@ -201,41 +219,76 @@ pub(crate) enum Probe {
     Mapped(VmClock),
 }
 
-/// Looks at the VMClock path once per process and keeps what it found (the page stays mapped).
+/// [`probe_vmclock`]'s answer, as a number (0: not probed yet).
+static PROBE: AtomicU8 = AtomicU8::new(0);
+/// [`process_vmclock`]'s answer: 0 not asked yet, 1 none, 2 the page.
+static ACTIVE: AtomicU8 = AtomicU8::new(0);
+
+/// Looks at the VMClock path once per process and keeps what it found (the page stays
+/// mapped). No lock (a `OnceLock` included): a child forked while another thread probes must
+/// not inherit a lock held by a thread it does not have; racing first calls each probe.
 pub(crate) fn probe_vmclock() -> Probe {
-    static PROBE: std::sync::OnceLock<Probe> = std::sync::OnceLock::new();
-    *PROBE.get_or_init(|| {
-        if !cfg!(all(
-            any(target_os = "linux", target_os = "android"),
-            target_has_atomic = "64"
-        )) {
-            return Probe::Unsupported;
+    let code = match PROBE.load(Acquire) {
+        0 => {
+            let code = probe_now();
+            PROBE.store(code, Release);
+            code
         }
-        let path = vmclock_path();
-        if !path.exists() {
-            return Probe::Missing;
-        }
-        if std::fs::File::open(&path).is_err() {
-            return Probe::Unreadable;
-        }
-        match VmClock::map(&path) {
-            Some(page) => Probe::Mapped(page),
-            None => Probe::Invalid,
-        }
-    })
+        code => code,
+    };
+    match code {
+        1 => Probe::Missing,
+        2 => Probe::Unreadable,
+        3 => Probe::Invalid,
+        5 => VmClock::process().map_or(Probe::Invalid, Probe::Mapped),
+        _ => Probe::Unsupported,
+    }
+}
+
+/// What is at [`vmclock_path`] now, as [`PROBE`] stores it.
+fn probe_now() -> u8 {
+    if !cfg!(all(
+        any(target_os = "linux", target_os = "android"),
+        target_has_atomic = "64"
+    )) {
+        return 4;
+    }
+    let path = vmclock_path();
+    if !path.exists() {
+        return 1;
+    }
+    if std::fs::File::open(&path).is_err() {
+        return 2;
+    }
+    match VmClock::process() {
+        Some(_) => 5,
+        None => 3,
+    }
 }
 
 /// The process's VMClock page, if it has one whose generation counter is present (the flag
 /// [`FLAG_VM_GEN_COUNTER_PRESENT`], read once).
 pub(crate) fn process_vmclock() -> Option<VmClock> {
-    static ACTIVE: std::sync::OnceLock<Option<VmClock>> = std::sync::OnceLock::new();
-    *ACTIVE.get_or_init(|| match probe_vmclock() {
-        Probe::Mapped(page) => page
-            .read()
-            .is_some_and(|r| r.flags & FLAG_VM_GEN_COUNTER_PRESENT != 0)
-            .then_some(page),
-        _ => None,
-    })
+    let active = match ACTIVE.load(Acquire) {
+        0 => {
+            let active = match probe_vmclock() {
+                Probe::Mapped(page) => page
+                    .read()
+                    .is_some_and(|r| r.flags & FLAG_VM_GEN_COUNTER_PRESENT != 0),
+                _ => false,
+            };
+            let code = if active { 2 } else { 1 };
+            ACTIVE.store(code, Release);
+            code
+        }
+        code => code,
+    };
+    if active == 2 {
+        // Mapped once already: this returns the published page (two loads of its header).
+        VmClock::process()
+    } else {
+        None
+    }
 }
 
 /// The OS random source as the generator calls it (a function, so tests can give a double).

@@ -197,14 +197,13 @@ pub(crate) type VmClockWords = [core::sync::atomic::AtomicU64; 14];
 
 /// Maps the first page of `path` (the VMClock device `/dev/vmclock0`, or a regular file of the
 /// same layout) read-only and shared, so that the hypervisor's (or a test's) later writes show
-/// through; `None` if it cannot be opened or mapped, or is shorter than the structure.
-///
-/// The mapping is never unmapped: the crate maps one path once per process.
+/// through; `None` if it cannot be opened or mapped, or is shorter than the structure. Returns
+/// the mapping's start and length.
 #[cfg(all(
     any(target_os = "linux", target_os = "android"),
     target_has_atomic = "64"
 ))]
-pub(crate) fn map_vmclock(path: &std::path::Path) -> Option<&'static VmClockWords> {
+fn map_vmclock_raw(path: &std::path::Path) -> Option<(*mut VmClockWords, usize)> {
     use std::os::fd::AsRawFd;
 
     let file = std::fs::File::open(path).ok()?;
@@ -232,16 +231,60 @@ pub(crate) fn map_vmclock(path: &std::path::Path) -> Option<&'static VmClockWord
             0,
         )
     };
-    if page == libc::MAP_FAILED {
-        return None;
+    (page != libc::MAP_FAILED).then_some((page.cast::<VmClockWords>(), len))
+}
+
+/// [`map_vmclock_raw`] as a reference that lives for the rest of the program (never unmapped):
+/// for the tests' own pages.
+#[cfg(all(
+    test,
+    any(target_os = "linux", target_os = "android"),
+    target_has_atomic = "64"
+))]
+pub(crate) fn map_vmclock(path: &std::path::Path) -> Option<&'static VmClockWords> {
+    let (page, _) = map_vmclock_raw(path)?;
+    // SAFETY: as in `process_vmclock_words`: a readable, page-aligned mapping of at least 112
+    // bytes, never unmapped, only read with atomic loads.
+    Some(unsafe { &*page })
+}
+
+/// The process's VMClock mapping of `path()`: mapped by the first call that succeeds (`path` is
+/// not called once it is) and kept for
+/// the rest of the program (a thread that loses a race to publish its own mapping unmaps it).
+/// No lock: a child forked while another thread maps the page must not inherit a held lock.
+#[cfg(all(
+    any(target_os = "linux", target_os = "android"),
+    target_has_atomic = "64"
+))]
+pub(crate) fn process_vmclock_words(
+    path: impl FnOnce() -> std::path::PathBuf,
+) -> Option<&'static VmClockWords> {
+    use core::sync::atomic::AtomicPtr;
+    use core::sync::atomic::Ordering::{AcqRel, Acquire};
+
+    static PAGE: AtomicPtr<VmClockWords> = AtomicPtr::new(core::ptr::null_mut());
+    let published = PAGE.load(Acquire);
+    if !published.is_null() {
+        // SAFETY: see below: a published page is valid for the rest of the program.
+        return Some(unsafe { &*published });
     }
-    // SAFETY: the mapping above is page-aligned (so 8-byte aligned), at least 112 bytes long
-    // and readable, lives for the rest of the program (never unmapped), and is only read, with
-    // atomic loads: a hypervisor (or a test's writes to the file) may change it at any time,
-    // which atomics allow and plain references would not. `[AtomicU64; 14]` has the layout of
-    // `[u64; 14]`. A regular file truncated below 112 bytes later would fault: the crate's
-    // documentation says the file must keep its size.
-    Some(unsafe { &*page.cast::<VmClockWords>() })
+    let (fresh, len) = map_vmclock_raw(&path())?;
+    let page = match PAGE.compare_exchange(core::ptr::null_mut(), fresh, AcqRel, Acquire) {
+        Ok(_) => fresh,
+        Err(winner) => {
+            // SAFETY: `fresh` is our own mapping of `len` bytes, never published or read.
+            unsafe { libc::munmap(fresh.cast(), len) };
+            winner
+        }
+    };
+    // SAFETY: `page` is a mapping made by `map_vmclock_raw`: page-aligned (so 8-byte aligned),
+    // at least 112 bytes long and readable; once published it is never unmapped, so it lives
+    // for the rest of the program. It is only read, with atomic loads: a hypervisor (or a
+    // test's writes to the file) may change it at any time, which atomics allow and plain
+    // references would not. `[AtomicU64; 14]` has the layout of `[u64; 14]`. A regular file
+    // truncated below 112 bytes later would fault: the documentation of `OID_STD_VMCLOCK` says
+    // the file must keep its size.
+    Some(unsafe { &*page })
 }
 
 /// A value from the CPU's random number instruction: RDRAND (RDSEED where only it exists) on
@@ -284,9 +327,7 @@ pub(crate) fn cpu_random() -> Option<u64> {
 /// A value from the CPU's random number instruction (see the x86-64 version).
 #[cfg(target_arch = "aarch64")]
 pub(crate) fn cpu_random() -> Option<u64> {
-    if cpu_random_kind().is_none() {
-        return None;
-    }
+    cpu_random_kind()?;
     for _ in 0..10 {
         let v: u64;
         let failed: u64;

@@ -331,3 +331,47 @@ fn fresh_random_values_differ_even_when_getrandom_repeats_itself() {
     let values: HashSet<[u8; 5]> = (0..1_000).map(|_| s.fresh_random()).collect();
     assert_eq!(values.len(), 1_000);
 }
+
+/// A boot clock that plays the hypervisor once: its first reading restores a snapshot (bumps
+/// the VMClock generation), which a refill reads between its check of the page and its
+/// reservation.
+struct RestoreOnRead {
+    page: PathBuf,
+    done: std::sync::atomic::AtomicBool,
+}
+
+impl Elapsed for RestoreOnRead {
+    fn seconds(&self) -> Option<u64> {
+        if !self.done.swap(true, Relaxed) {
+            bump_generation(&self.page, 2);
+        }
+        Some(BOOT)
+    }
+}
+
+#[test]
+fn a_restore_between_the_page_check_and_the_reservation_drops_that_block() {
+    let path = vmclock_file(FLAG_VM_GEN_COUNTER_PRESENT, 1);
+    let s = shared(GuardKind::WipeOnFork).with_vmclock(VmClock::map(&path));
+    let l = Local::new();
+    let clock = FixedClock::at(WALL);
+    let quiet = ManualBoot(AtomicU64::new(BOOT));
+    let Ok(first) = next_in::<Lenient, _>(&s, &l, &clock, &quiet);
+    let old = first.to_parts().random;
+    // Use the block up, so the next id refills; the restore lands inside that refill.
+    while l.left.get() > 0 {
+        let Ok(_) = next_in::<Lenient, _>(&s, &l, &clock, &quiet);
+    }
+    let restore = RestoreOnRead {
+        page: path.clone(),
+        done: std::sync::atomic::AtomicBool::new(false),
+    };
+    let Ok(id) = next_in::<Lenient, _>(&s, &l, &clock, &restore);
+    assert!(restore.done.load(Relaxed), "the refill read the boot clock");
+    assert_ne!(
+        id.to_parts().random,
+        old,
+        "an id from a block reserved across the restore"
+    );
+    let _ = std::fs::remove_file(path);
+}
