@@ -14,7 +14,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(any(feature = "bson-3", feature = "bson-2"))]
-mod compat;
+mod bson_version;
 mod error;
 mod ext;
 mod external;
