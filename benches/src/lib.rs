@@ -2,9 +2,6 @@
 //! written for the benchmarks alone. The benches themselves are in `benches/`; the measured
 //! tables and the commands are in this crate's README.
 
-pub mod before;
-pub mod before_std;
-
 /// The floor for parsing: a validated decode of 24 hex digits by arithmetic alone (no table, no
 /// branch per digit; the compiler vectorises it), returning plain bytes: no error value, no
 /// diagnostics, no `ObjectId`. The fastest safe code we know for the work `parse_str` does on
