@@ -20,7 +20,7 @@ mod ext;
 mod external;
 mod id;
 pub mod migration;
-mod ser;
+mod serde_impl;
 pub mod serde_helpers;
 #[cfg(feature = "bson-2")]
 pub mod v2;
