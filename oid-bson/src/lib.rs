@@ -14,13 +14,13 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(any(feature = "bson-3", feature = "bson-2"))]
-mod compat;
+mod bson_version;
 mod error;
 mod ext;
 mod external;
 mod id;
 pub mod migration;
-mod ser;
+mod serde_impl;
 pub mod serde_helpers;
 #[cfg(feature = "bson-2")]
 pub mod v2;

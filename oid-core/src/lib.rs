@@ -32,12 +32,12 @@ mod fmt;
 #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
 mod generator;
 mod id;
-mod lenient;
 #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
 mod loom;
 mod macros;
 mod parse;
 mod parts;
+mod pasted;
 mod range;
 
 #[cfg(target_has_atomic = "64")]
@@ -59,7 +59,7 @@ pub use crate::generator::{CapacityPolicy, Generator, IdBlock, IdSpace};
 #[cfg(feature = "rkyv")]
 pub use crate::id::ArchivedObjectId;
 pub use crate::id::ObjectId;
-pub use crate::lenient::date::{DateForm, PastedDate, PastedDateError};
-pub use crate::lenient::{Form, Pasted, PastedError};
 pub use crate::parts::{LegacyParts, Parts};
+pub use crate::pasted::date::{DateForm, PastedDate, PastedDateError};
+pub use crate::pasted::{Form, Pasted, PastedError};
 pub use crate::range::{IdRange, Upper};

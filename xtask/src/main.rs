@@ -53,8 +53,8 @@ enum Command {
     /// Build the browser page (oid-web for wasm32, opt-level z + LTO) as one file,
     /// target/web/oid.html (the wasm inlined), and report its size.
     Web,
-    /// `web`, then the page's end-to-end test in headless Chromium, opened by file://
-    /// (oid-web/e2e).
+    /// `web`, then the page's end-to-end tests in headless Chromium and Firefox, opened by
+    /// file:// (oid-web/e2e).
     WebTest,
     /// Every dependency line of ours in the READMEs built as written, in a scratch crate under
     /// target/readme-deps/, for the host and the targets its comment names.

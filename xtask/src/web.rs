@@ -7,13 +7,14 @@
 //! fetched, so the file works opened from disk, offline), and a Content-Security-Policy that
 //! allows that one script by its SHA-256 hash. It fails if the wasm grows past 30 KiB or the page
 //! past 40 KiB. `web-test` does that and then runs the end-to-end test in headless Chromium
-//! (`oid-web/e2e`, node's test runner driving playwright-core) on the file opened by `file://`.
+//! (`oid-web/e2e/page.test.mjs`, node's test runner driving playwright-core) and a smaller one in
+//! headless Firefox ESR (`firefox.test.mjs`, over Marionette), on the file opened by `file://`.
 
 use std::path::PathBuf;
 
 use xshell::{Shell, cmd};
 
-use crate::provision::CHROMIUM;
+use crate::provision::{CHROMIUM, FIREFOX};
 use crate::util::{Result, Runner, cargo_target_dir, ensure_targets, project_root, run};
 
 const TARGET: &str = "wasm32-unknown-unknown";
@@ -187,10 +188,12 @@ fn unhex(hex: &str) -> Option<Vec<u8>> {
 pub(crate) fn build_and_test(sh: &Shell) -> Result {
     let page = build(sh)?;
     crate::provision::web(sh)?;
-    let test = project_root().join("oid-web/e2e/page.test.mjs");
-    run(cmd!(sh, "node --test {test}")
+    let e2e = project_root().join("oid-web/e2e");
+    let (chromium, firefox) = (e2e.join("page.test.mjs"), e2e.join("firefox.test.mjs"));
+    run(cmd!(sh, "node --test {chromium} {firefox}")
         .env("OID_WEB_PAGE", &page)
-        .env("OID_WEB_CHROMIUM", CHROMIUM))
+        .env("OID_WEB_CHROMIUM", CHROMIUM)
+        .env("OID_WEB_FIREFOX", FIREFOX))
 }
 
 #[cfg(test)]
