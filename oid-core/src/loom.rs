@@ -10,13 +10,13 @@
 //! * loom's atomics under `RUSTFLAGS="--cfg loom"`, so that the model checker explores every
 //!   interleaving of their operations (`cargo xtask loom`).
 
-// The capacity policy's byte is read on the slow paths only and set before the models' threads
-// start, so it stays a plain atomic under loom (not part of the explored schedule). Targets
-// without compare-and-swap still load and store a byte natively.
+// The capacity policy's byte and the rotation step are read on the slow paths only and set
+// before the models' threads start, so they stay plain atomics under loom (not part of the
+// explored schedule). Targets without compare-and-swap still load and store them natively.
 #[cfg(not(feature = "portable-atomic"))]
-pub(crate) use core::sync::atomic::AtomicU8;
+pub(crate) use core::sync::atomic::{AtomicU8, AtomicU32};
 #[cfg(feature = "portable-atomic")]
-pub(crate) use portable_atomic::AtomicU8;
+pub(crate) use portable_atomic::{AtomicU8, AtomicU32};
 
 #[cfg(loom)]
 pub(crate) use loom::hint::spin_loop;
