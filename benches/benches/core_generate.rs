@@ -68,29 +68,6 @@ fn single(c: &mut Criterion) {
         })
     });
 
-    // oid-core 0.1's `next` (no capacity rule), for the before/after comparison.
-    let before_clock: &'static ManualClock = Box::leak(Box::new(ManualClock::at(1_700_000_000)));
-    let before = oid_benches::before::GeneratorV01::from_seed(before_clock, [1, 2, 3, 4, 5], 0);
-    g.bench_function("Generator::next of 0.1 (before the capacity rule)", |b| {
-        b.iter_custom(|iters| {
-            bursts(before.clock(), iters, || {
-                black_box(before.next());
-            })
-        })
-    });
-
-    // The generator of commit a179c62, before the capacity rule moved into `IdSpace`: the
-    // side-by-side check that `next` kept its speed.
-    let a179_clock: &'static ManualClock = Box::leak(Box::new(ManualClock::at(1_700_000_000)));
-    let a179 = oid_benches::before::GeneratorA179::from_seed(a179_clock, [1, 2, 3, 4, 5], 0);
-    g.bench_function("Generator::next of a179c62 (before IdSpace)", |b| {
-        b.iter_custom(|iters| {
-            bursts(a179.clock(), iters, || {
-                black_box(a179.next());
-            })
-        })
-    });
-
     let gen_next = generator();
     g.bench_function("Generator::next", |b| {
         b.iter_custom(|iters| {

@@ -1,5 +1,6 @@
 //! Parsing and formatting: ours against the floors (`src/lib.rs`), the hex crates people reach
-//! for (`const-hex`, `faster-hex`) and the `bson` crate, all in the same run.
+//! for (`const-hex`, `faster-hex`), the `bson` crate and, as a yardstick per call, `uuid`'s
+//! `Uuid::parse_str` of a 32-digit simple uuid, all in the same run.
 //!
 //! Every case, floors included, is timed through [`timed`], a loop that passes each result to
 //! `std::hint::black_box`, rather than criterion's `iter`: criterion 0.5's `iter` copies each
@@ -16,12 +17,15 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use oid_benches::{
-    floor_decode, floor_encode, floor_to_string, safe_to_string, table_decode, table_encode,
+    floor_decode, floor_encode, floor_to_string, safe_to_string, swar_decode, table_decode,
+    table_encode,
 };
 use oid_core::ObjectId;
 use serde::Deserialize as _;
 
 const HEX: &str = "507f1f77bcf86cd799439011";
+/// A uuid in its simple form: 32 hex digits (16 bytes), the input `Uuid::parse_str` is fastest on.
+const UUID: &str = "67e5504410b1426f9247bb680e5fe0c8";
 
 /// `iters` calls of `f`, each result passed to `std::hint::black_box`; the time they took.
 fn timed<R>(iters: u64, mut f: impl FnMut() -> R) -> Duration {
@@ -37,11 +41,20 @@ fn parse(c: &mut Criterion) {
     g.bench_function("floor: arithmetic validated decode", |b| {
         b.iter_custom(|iters| timed(iters, || floor_decode(black_box(HEX))))
     });
-    g.bench_function("reference: table validated decode", |b| {
-        b.iter_custom(|iters| timed(iters, || table_decode(black_box(HEX))))
-    });
     g.bench_function("oid_core::ObjectId::parse_str", |b| {
         b.iter_custom(|iters| timed(iters, || ObjectId::parse_str(black_box(HEX))))
+    });
+    // Right after the floor and parse_str, so the three run close together in time. Not the same
+    // input: 32 hex digits into 16 bytes. The best safe parser we know, as a yardstick per call
+    // (ours reads 24 digits into 12 bytes).
+    g.bench_function("uuid::Uuid::parse_str (32 digits, simple)", |b| {
+        b.iter_custom(|iters| timed(iters, || uuid::Uuid::parse_str(black_box(UUID))))
+    });
+    g.bench_function("candidate: SWAR validated decode (u64 lanes)", |b| {
+        b.iter_custom(|iters| timed(iters, || swar_decode(black_box(HEX))))
+    });
+    g.bench_function("reference: table validated decode", |b| {
+        b.iter_custom(|iters| timed(iters, || table_decode(black_box(HEX))))
     });
     g.bench_function("oid_core::ObjectId FromStr", |b| {
         b.iter_custom(|iters| timed(iters, || black_box(HEX).parse::<ObjectId>()))

@@ -77,10 +77,6 @@ fn peers() -> Vec<(&'static str, fn())> {
         ("oid_std::new", || {
             black_box(oid_std::new());
         }),
-        // `oid_std::new()` of commit a179c62, before its blocks were built on `IdSpace`.
-        ("oid_std::new of a179c62 (before IdSpace)", || {
-            black_box(oid_benches::before_std::new());
-        }),
         ("bson ObjectId::new", || {
             black_box(bson::oid::ObjectId::new());
         }),
@@ -168,6 +164,20 @@ fn single(c: &mut Criterion) {
     for (name, f) in all {
         g.bench_function(name, |b| b.iter_custom(|iters| bursts(f, iters)));
     }
+    // Every id its own clone-divergent random value (getrandom, the CPU's random instruction,
+    // the cycle counter and CLOCK_MONOTONIC_RAW per id): the cost against the default above.
+    oid_std::set_snapshot_policy(oid_std::SnapshotPolicy::EveryId);
+    g.bench_function("oid_std::new, SnapshotPolicy::EveryId", |b| {
+        b.iter_custom(|iters| {
+            bursts(
+                || {
+                    black_box(oid_std::new());
+                },
+                iters,
+            )
+        })
+    });
+    oid_std::set_snapshot_policy(oid_std::SnapshotPolicy::Signals);
     g.finish();
 }
 

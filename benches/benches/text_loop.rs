@@ -11,10 +11,12 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::Instant;
 
-use oid_benches::{floor_decode, floor_encode, floor_to_string, safe_to_string};
+use oid_benches::{floor_decode, floor_encode, floor_to_string, safe_to_string, swar_decode};
 use oid_core::ObjectId;
 
 const HEX: &str = "507f1f77bcf86cd799439011";
+/// A uuid in its simple form (32 hex digits), for `uuid::Uuid::parse_str` as a yardstick.
+const UUID: &str = "67e5504410b1426f9247bb680e5fe0c8";
 /// Calls per slice.
 const SLICE: u32 = 100_000;
 /// Slices per case and round.
@@ -78,8 +80,14 @@ fn main() {
             ("floor: arithmetic validated decode", &mut || {
                 usize::from(black_box(floor_decode(black_box(HEX))).is_some())
             }),
+            ("candidate: SWAR validated decode (u64 lanes)", &mut || {
+                usize::from(black_box(swar_decode(black_box(HEX))).is_some())
+            }),
             ("oid_core::ObjectId::parse_str", &mut || {
                 usize::from(black_box(ObjectId::parse_str(black_box(HEX))).is_ok())
+            }),
+            ("uuid::Uuid::parse_str (32 digits, simple)", &mut || {
+                usize::from(black_box(uuid::Uuid::parse_str(black_box(UUID))).is_ok())
             }),
             ("oid_core::ObjectId::is_valid", &mut || {
                 usize::from(ObjectId::is_valid(black_box(HEX)))

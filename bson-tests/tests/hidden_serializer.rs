@@ -1,5 +1,7 @@
-//! The one serializer oid-bson cannot tell from JSON: one that hides the bson serializer it
-//! forwards to (its type names no bson type), as a type-erased serializer does.
+//! The one serializer our ids cannot tell from JSON: one that hides the bson serializer it
+//! forwards to (its type names no bson type), as a type-erased serializer does. The same for
+//! `oid_bson::ObjectId` and `oid_core::ObjectId` (`oid_std::ObjectId`): the serializer's
+//! `is_human_readable()` decides, as `oid_core::serde::is_bson_serializer` documents.
 
 #![allow(clippy::unwrap_used, reason = "test helpers")]
 
@@ -101,10 +103,53 @@ impl Serializer for Hidden {
 fn a_serializer_hiding_bsons_type_gets_the_hex_string_at_the_top_level_only() {
     let top = A.serialize(Hidden(bson::Serializer::new())).unwrap();
     assert_eq!(top, bson::Bson::String(A.to_hex()));
+    let core = oid_core::ObjectId::from(A);
+    let top = core.serialize(Hidden(bson::Serializer::new())).unwrap();
+    assert_eq!(top, bson::Bson::String(A.to_hex()));
     // Inside a model, bson's own serializer writes each field again: ObjectIds.
     let model = Plain { id: A }
         .serialize(Hidden(bson::Serializer::new()))
         .unwrap();
     let expected = bson::oid::ObjectId::from_bytes(A.bytes());
     assert_eq!(model, bson::Bson::Document(bson::doc! { "_id": expected }));
+}
+
+#[derive(Serialize)]
+struct CoreModel {
+    #[serde(rename = "_id")]
+    id: oid_core::ObjectId,
+    parent: Option<oid_std::ObjectId>,
+}
+
+#[test]
+fn erased_serde_hides_bson_from_every_id_at_every_depth() {
+    let erased = |value: &dyn erased_serde::Serialize| {
+        erased_serde::serialize(value, bson::Serializer::new()).unwrap()
+    };
+    let hex = bson::Bson::String(A.to_hex());
+    let core = oid_core::ObjectId::from(A);
+    // Each id sees `&mut dyn erased_serde::Serializer`, which says it is human-readable.
+    assert_eq!(erased(&A), hex);
+    assert_eq!(erased(&core), hex);
+    let model = CoreModel {
+        id: core,
+        parent: Some(core),
+    };
+    assert_eq!(
+        erased(&model),
+        bson::Bson::Document(bson::doc! { "_id": A.to_hex(), "parent": A.to_hex() })
+    );
+    assert_eq!(
+        erased(&Plain { id: A }),
+        bson::Bson::Document(bson::doc! { "_id": A.to_hex() })
+    );
+    // The same values without erasure: ObjectIds.
+    let native = bson::oid::ObjectId::from_bytes(A.bytes());
+    assert_eq!(
+        bson::serialize_to_bson(&model).unwrap(),
+        bson::Bson::Document(bson::doc! { "_id": native, "parent": native })
+    );
+    // The fix: erase a value whose ids are already bson's values.
+    let doc = bson::serialize_to_bson(&model).unwrap();
+    assert_eq!(erased(&doc), bson::serialize_to_bson(&model).unwrap());
 }

@@ -1,5 +1,6 @@
 //! Every model shape through every serializer path of bson 3 and bson 2, with whichever oid-bson
-//! features this build has: each id is an ObjectId element (`0x07`, checked with bson 3's
+//! features this build has, for each of our id types (`oid_bson`, `oid_core`, `oid_std`): each id
+//! is an ObjectId element (`0x07`, checked with bson 3's
 //! `RawDocument`), the bytes equal those of the same model with `bson::oid::ObjectId`, and the
 //! value reads back through both bson versions. JSON stays a hex string. Extra keys beside
 //! `$oid` are an error on every path.
@@ -325,15 +326,26 @@ where
     );
 }
 
-/// Runs [`check`] on a shape built twice from one expression: `$id` turns an id into ours, then
-/// into bson's.
+/// Runs [`check`] on a shape built from one expression for each of our id types
+/// (`oid_bson::ObjectId`, `oid_core::ObjectId`, `oid_std::ObjectId`) and for bson's: `$id` turns
+/// an id into the type at hand.
 macro_rules! check_shape {
     ($shape:literal, $ids:literal, |$id:ident| $value:expr) => {{
-        let $id = |o: ObjectId| o;
+        check_shape!(@one ObjectId, $shape, $ids, |$id| $value);
+        check_shape!(@one oid_core::ObjectId, $shape, $ids, |$id| $value);
+        check_shape!(@one oid_std::ObjectId, $shape, $ids, |$id| $value);
+    }};
+    (@one $ty:ty, $shape:literal, $ids:literal, |$id:ident| $value:expr) => {{
+        let $id = |o: ObjectId| <$ty>::from(o);
         let ours = $value;
         let $id = |o: ObjectId| Theirs::from_bytes(o.bytes());
         let theirs = $value;
-        check($shape, &ours, &theirs, $ids);
+        check(
+            concat!(stringify!($ty), ", ", $shape),
+            &ours,
+            &theirs,
+            $ids,
+        );
     }};
 }
 
@@ -381,28 +393,94 @@ fn every_shape_through_every_path_is_object_id_elements() {
     });
 }
 
-#[test]
-fn a_bare_id_is_an_object_id_value() {
+/// A bare id of each of our types through each `Bson` serializer, also wrapped and inside
+/// `HumanReadable`: `Bson::ObjectId`; JSON: the hex string.
+fn bare_id<I: Serialize + From<ObjectId>>(what: &str) {
+    let a = I::from(A);
     let theirs3 = bson::Bson::ObjectId(Theirs::from_bytes(A.bytes()));
-    assert_eq!(bson::serialize_to_bson(&A).unwrap(), theirs3);
+    assert_eq!(bson::serialize_to_bson(&a).unwrap(), theirs3, "{what}");
     assert_eq!(
-        serde_path_to_error::serialize(&A, bson::Serializer::new()).unwrap(),
-        theirs3
+        serde_path_to_error::serialize(&a, bson::Serializer::new()).unwrap(),
+        theirs3,
+        "{what}"
     );
     assert_eq!(
-        bson::serialize_to_bson(&bson::serde_helpers::HumanReadable(A)).unwrap(),
-        theirs3
+        bson::serialize_to_bson(&bson::serde_helpers::HumanReadable(&a)).unwrap(),
+        theirs3,
+        "{what}"
     );
     let theirs2 = bson2::Bson::ObjectId(bson2::oid::ObjectId::from_bytes(A.bytes()));
-    assert_eq!(bson2::to_bson(&A).unwrap(), theirs2);
+    assert_eq!(bson2::to_bson(&a).unwrap(), theirs2, "{what}");
     assert_eq!(
-        serde_path_to_error::serialize(&A, bson2::Serializer::new()).unwrap(),
-        theirs2
+        serde_path_to_error::serialize(&a, bson2::Serializer::new()).unwrap(),
+        theirs2,
+        "{what}"
     );
     assert_eq!(
-        serde_json::to_value(A).unwrap(),
-        serde_json::json!(A.to_hex())
+        bson2::to_bson(&bson2::serde_helpers::HumanReadable(&a)).unwrap(),
+        theirs2,
+        "{what}"
     );
+    assert_eq!(
+        serde_json::to_value(&a).unwrap(),
+        serde_json::json!(A.to_hex()),
+        "{what}"
+    );
+}
+
+#[test]
+fn a_bare_id_is_an_object_id_value() {
+    bare_id::<ObjectId>("oid_bson");
+    bare_id::<oid_core::ObjectId>("oid_core");
+    bare_id::<oid_std::ObjectId>("oid_std");
+}
+
+/// A map keyed by ids: BSON keys are strings, and every id type (bson's too) writes an ObjectId
+/// to bson's key serializers, so every bson path refuses the map with an error (never a
+/// silent string). JSON writes the hex string as the key with ours; bson's type writes its
+/// `{"$oid"}` map there, which JSON refuses as a key.
+fn id_keys<I: Serialize + Eq + std::hash::Hash>(what: &str, from_bytes: fn([u8; 12]) -> I) {
+    #[derive(Serialize)]
+    struct Keyed<I: Eq + std::hash::Hash> {
+        by_id: HashMap<I, i32>,
+    }
+    let value = Keyed {
+        by_id: HashMap::from([(from_bytes(A.bytes()), 1)]),
+    };
+    let results: Vec<(&str, bool)> = vec![
+        ("bson 3 bytes", bson::serialize_to_vec(&value).is_err()),
+        (
+            "bson 3 Document",
+            bson::serialize_to_document(&value).is_err(),
+        ),
+        (
+            "bson 3 bytes in HumanReadable",
+            bson::serialize_to_vec(&bson::serde_helpers::HumanReadable(&value)).is_err(),
+        ),
+        ("bson 2 bytes", bson2::to_vec(&value).is_err()),
+        ("bson 2 Document", bson2::to_document(&value).is_err()),
+        (
+            "bson 2 bytes, wrapped",
+            bson2::to_vec(&PathToError(&value)).is_err(),
+        ),
+    ];
+    for (path, refused) in results {
+        assert!(refused, "{what}: {path} accepted an id as a key");
+    }
+    let json = serde_json::to_string(&value).map_err(|e| e.to_string());
+    if what == "bson's own" {
+        assert_eq!(json, Err("key must be a string".to_owned()));
+    } else {
+        assert_eq!(json, Ok(format!(r#"{{"by_id":{{"{A}":1}}}}"#)), "{what}");
+    }
+}
+
+#[test]
+fn ids_as_map_keys_are_an_error_in_bson_as_with_bsons_own_type() {
+    id_keys("oid_bson", ObjectId::from_bytes);
+    id_keys("oid_core", oid_core::ObjectId::from_bytes);
+    id_keys("oid_std", oid_std::ObjectId::from_bytes);
+    id_keys("bson's own", Theirs::from_bytes);
 }
 
 /// `{"_id": <value>}` as bytes, through bson 3.

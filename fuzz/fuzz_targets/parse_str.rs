@@ -3,11 +3,11 @@
 //! them to the bytes a plain reference decoder gives, and explains every rejection truthfully.
 //! `ObjectId::parse_pasted` on the same input: never panics, reads whatever `parse_str` reads
 //! (trimmed) as bare hex, accepts only text that holds the id it returns, and hints only at an id
-//! the text holds.
+//! the text holds. `PastedDate::parse`: never panics, and reads every pasted id as its second.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use oid_core::{Form, ObjectId};
+use oid_core::{Form, ObjectId, PastedDate};
 
 /// The rule written out without oid-core.
 fn reference(s: &str) -> Option<[u8; 12]> {
@@ -34,9 +34,27 @@ fn pasted(s: &str) {
         Err(e) => {
             assert!(ObjectId::parse_str(s.trim()).is_err(), "{s:?}");
             if let Some(hint) = e.hint() {
-                assert!(lower.contains(hint.to_hex().as_str()), "{s:?}");
+                // In the text as it is, or with its whitespace left out (an id with a space
+                // inside, which the message then names).
+                let joined: String = lower.split_whitespace().collect();
+                assert!(joined.contains(hint.to_hex().as_str()), "{s:?}");
             }
-            assert_eq!(e.to_string(), e.parse_error().to_string());
+            let message = e.to_string();
+            assert!(message.starts_with(&e.parse_error().to_string()), "{s:?}");
+            assert_eq!(message.contains("splits the id"), message.len() > e.parse_error().to_string().len());
+        }
+    }
+    // The pasted-time reader never panics, and reads every id as its second.
+    match PastedDate::parse(s) {
+        Ok(date) => {
+            assert!(date.subsec_nanos() < 1_000_000_000, "{s:?}");
+            if let Ok(pasted) = ObjectId::parse_pasted(s) {
+                assert_eq!(date.unix_seconds(), i64::from(pasted.id().timestamp()), "{s:?}");
+            }
+        }
+        Err(e) => {
+            assert!(ObjectId::parse_pasted(s).is_err(), "{s:?}");
+            assert!(!e.to_string().is_empty());
         }
     }
 }

@@ -54,6 +54,13 @@ fn ts_rs_prints_string_and_a_nullable_array() {
     assert_eq!(oid_core::ObjectId::decl(&cfg), "type ObjectId = string;");
     let docs = oid_core::ObjectId::docs().expect("documented");
     assert!(docs.contains("24 hexadecimal digits"), "{docs}");
+    // The JSDoc block is the one ts-rs's derive writes for the same doc comment (ts-rs's
+    // formatter is `#[doc(hidden)]`, so oid-core writes the block itself), for both ids.
+    /// A MongoDB ObjectId: 24 hexadecimal digits (12 bytes), written in lowercase.
+    #[derive(TS)]
+    struct Documented;
+    assert_eq!(Some(docs), Documented::docs());
+    assert_eq!(oid_bson::ObjectId::docs(), Documented::docs());
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use oid_core::ParseError;
+use oid_core::{ErrorKind, ParseError};
 
 /// `err` (from parsing `input`) as [`oid::Error`](crate::oid::Error): bson 3's own error, built
 /// by bson 3's parser so that its kind is exactly bson's, carrying our message.
@@ -90,6 +90,25 @@ impl NotAnObjectId {
     pub const fn element_type(&self) -> Option<u8> {
         self.found
     }
+
+    /// What went wrong, in the workspace's shared words: always
+    /// [`ErrorKind::NotAnObjectId`] (the words the message starts with).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[cfg(feature = "bson-3")] {
+    /// use bson::Bson;
+    /// use oid_bson::{ErrorKind, ObjectId};
+    ///
+    /// let err = ObjectId::try_from(Bson::Null).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::NotAnObjectId);
+    /// assert!(err.to_string().starts_with(err.kind().as_str()));
+    /// # }
+    /// ```
+    pub const fn kind(&self) -> ErrorKind {
+        ErrorKind::NotAnObjectId
+    }
 }
 
 /// What a value of this element type is called in messages, with its article.
@@ -122,10 +141,11 @@ pub(crate) const fn describe(element_type: u8) -> &'static str {
 
 impl fmt::Display for NotAnObjectId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.found {
-            Some(t) => write!(f, "expected a BSON ObjectId, found {}", describe(t)),
-            None => f.write_str("expected a BSON ObjectId, found no value"),
-        }
+        let found = match self.found {
+            Some(t) => describe(t),
+            None => "no value",
+        };
+        write!(f, "{}, found {found}", self.kind().as_str())
     }
 }
 
@@ -157,6 +177,10 @@ mod tests {
             NotAnObjectId::missing().to_string(),
             "expected a BSON ObjectId, found no value"
         );
+        for e in [NotAnObjectId::new(0x02), NotAnObjectId::missing()] {
+            assert_eq!(e.kind(), ErrorKind::NotAnObjectId);
+            assert!(e.to_string().starts_with(e.kind().as_str()), "{e}");
+        }
     }
 
     #[cfg(feature = "bson-3")]

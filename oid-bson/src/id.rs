@@ -237,7 +237,9 @@ impl ObjectId {
 
 impl Default for ObjectId {
     /// A **new** id, as `bson::oid::ObjectId::default()` gives: not a fixed value. Deriving
-    /// `Default` on a model therefore makes a fresh `_id` each time.
+    /// `Default` on a model therefore makes a fresh `_id` each time, as it did with bson's type,
+    /// so a migrated model behaves the same. (`oid_core::ObjectId::default()`, also
+    /// `oid_std::ObjectId`'s, is all zeros: the value type's zero, see its docs.)
     ///
     /// # Examples
     ///

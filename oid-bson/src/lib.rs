@@ -14,7 +14,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(any(feature = "bson-3", feature = "bson-2"))]
-mod compat;
+mod bson_version;
 mod error;
 mod ext;
 mod external;
@@ -51,7 +51,7 @@ pub use crate::v3::{created_between, range_filter};
 #[cfg(feature = "rkyv")]
 pub use oid_core::ArchivedObjectId;
 pub use oid_core::TimeOutOfRange;
-pub use oid_core::{IdRange, ParseError, Upper};
+pub use oid_core::{ErrorKind, IdRange, ParseError, Upper};
 
 /// Mirrors `bson::oid`, so migrating is the path rename `bson::oid` → `oid_bson::oid`.
 ///

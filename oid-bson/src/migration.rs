@@ -4,10 +4,13 @@
 //! # The short way: change the import
 //!
 //! `use bson::oid::ObjectId;` becomes `use oid_bson::oid::ObjectId;` (or `oid_bson::ObjectId`,
-//! the same type). `bson::oid::Error` becomes `oid_bson::oid::Error`. Nothing else changes: same
-//! method names and signatures, `doc! { "_id": id }` works, models need no attribute, and the
-//! BSON written is byte for byte what bson's type wrote, so the documents already in your
-//! database read back unchanged (and documents you write read back in code still on bson's type).
+//! the same type). `bson::oid::Error` becomes `oid_bson::oid::Error`. Same method names and
+//! signatures, `doc! { "_id": id }` works, models need no attribute, and the BSON written is byte
+//! for byte what bson's type wrote, so the documents already in your database read back unchanged
+//! (and documents you write read back in code still on bson's type). The compiler points at the
+//! few lines that need more ([below](#what-is-not-just-an-import-change)); the two changes it
+//! cannot point at are JSON output (the plain hex string, on purpose) and, following from it,
+//! documents built through a `serde_json::Value`, fixed with one wrapper (see the table).
 //!
 //! Storage does not depend on the features: an id is a native ObjectId through every serializer
 //! of bson 2 and bson 3. The features choose which bson's types the rest of the API speaks
@@ -104,12 +107,13 @@
 //! | code written for `bson::oid::ObjectId` | after the import change | fix |
 //! |---|---|---|
 //! | `Bson::ObjectId(id)`, `.map(Bson::ObjectId)` | E0308: the variant holds bson's type | `Bson::from(id)` or `id.into()`; `.map(Bson::from)` |
+//! | `serde_json::to_value(&model)` or `json!({ "_id": id })`, then `bson::to_document`, `Bson::try_from` (the same through `serde_value` or `serde-content`) | compiles, and the document holds **strings**: the buffer's serializer is JSON's, where our ids write hex (bson's wrote `{"$oid"}`, which bson reads back as an ObjectId) | wrap the value: `serde_json::to_value(ExtendedJsonIds(&model))`, `json!({ "_id": ExtendedJsonIds(id) })` ([`ExtendedJsonIds`](oid_core::serde::ExtendedJsonIds)); or skip the detour: `bson::to_document(&model)` |
 //! | `doc.get_object_id("_id")?` compared or returned as our type | returns bson's type | comparing works as is (`==`, `<` both ways); for our type use [`DocumentExt::get_oid`](crate::DocumentExt::get_oid), or `ObjectId::from(…)` |
 //! | `bson.as_object_id()` | returns `Option<bson::oid::ObjectId>` | `bson.as_object_id() == Some(id.into())`, `bson.as_object_id().is_some_and(\|b\| b == id)`, or [`BsonExt::as_oid`](crate::BsonExt::as_oid) |
 //! | `bson::serde_helpers` id helpers on a field | they take bson's type | see the table below |
 //! | a `match` on bson 2's `oid::Error::InvalidHexStringCharacter { .. }` / `InvalidHexStringLength { .. }` | without `bson-3` the error is oid-core's [`ParseError`](oid_core::ParseError) | `e.invalid_char()` gives `Some((c, index))`, `e.len()` gives `Some(length)`: see below |
 //! | JSON responses of an API | `{"$oid": "…"}` becomes the plain hex string | what web clients want; clients that parse `{"$oid"}` keep it per field with [`ExtendedJson`](crate::serde_helpers::object_id::ExtendedJson) |
-//! | an `oid_core::ObjectId` field in a model | stored as binary data or a string, never an ObjectId | use `oid_bson::ObjectId` in models; convert at the edges with `From` (both ways) |
+//! | `#[derive(Default)]` on a model whose `_id` is `oid_core::ObjectId`/`oid_std::ObjectId` | `_id` is all zeros, so the second insert is a duplicate key | `oid_bson::ObjectId` in models (its `Default` is a new id, as bson's), or `Default` written by hand with `oid_std::new()` |
 //!
 //! ## `bson::serde_helpers`
 //!
@@ -179,40 +183,75 @@
 //!
 //! # Gotchas
 //!
-//! - **An `oid_core::ObjectId` field** compiles and round-trips in Rust, but oid-core knows
-//!   nothing about BSON (it is `no_std`): it stores *binary data* through BSON bytes (what the
-//!   driver sends) and a *string* through `to_document`, so `_id` queries from mongosh and other
-//!   drivers never match. Nothing warns. Use `oid_bson::ObjectId` in models.
+//! - **An `oid_core::ObjectId` (`oid_std::ObjectId`) field** is a native ObjectId too: all our
+//!   id types follow one rule, [`oid_core::serde::is_bson_serializer`], and write exactly what
+//!   bson's type writes through every bson serializer. They differ in JSON only from bson's type
+//!   (the hex string), and from each other in other binary formats (the core type writes 12
+//!   bytes, ours bson's `$oid` struct) and in `Default` (below).
 //!
 //!   ```
 //!   use bson::spec::ElementType;
 //!   use serde::Serialize;
 //!
 //!   #[derive(Serialize)]
-//!   struct Forgotten { id: oid_core::ObjectId }
+//!   struct Core { id: oid_core::ObjectId }
 //!   #[derive(Serialize)]
-//!   struct Fine { id: oid_bson::ObjectId }
+//!   struct Ours { id: oid_bson::ObjectId }
 //!
 //!   let id = oid_core::oid!("507f1f77bcf86cd799439011");
-//!   let bytes = bson::serialize_to_vec(&Forgotten { id })?;
-//!   let raw = bson::RawDocument::from_bytes(&bytes)?;
-//!   assert_eq!(raw.get("id")?.unwrap().element_type(), ElementType::Binary); // not an ObjectId!
-//!
-//!   let bytes = bson::serialize_to_vec(&Fine { id: id.into() })?;
-//!   let raw = bson::RawDocument::from_bytes(&bytes)?;
+//!   let core = bson::serialize_to_vec(&Core { id })?;
+//!   let raw = bson::RawDocument::from_bytes(&core)?;
 //!   assert_eq!(raw.get("id")?.unwrap().element_type(), ElementType::ObjectId);
+//!   assert_eq!(bson::serialize_to_vec(&Ours { id: id.into() })?, core);
 //!   # Ok::<(), Box<dyn std::error::Error>>(())
 //!   ```
 //!
-//! - **`Default` makes a new id** (as with bson's type), and `oid_core::ObjectId::default()` is
-//!   all zeros. A `#[derive(Default)]` model gets a fresh `_id` each time with ours.
+//! - **A detour through a serde buffer** (`serde_json::to_value`, `json!`, `serde_value`,
+//!   `serde-content`) before `bson::to_document` or `Bson::try_from` stores ids as *strings*:
+//!   the buffer's serializer is JSON's, where our ids write the hex string. bson's type wrote
+//!   `{"$oid": …}` there, which bson reads back as an ObjectId. Reading back into Rust works
+//!   either way, so tests that only round-trip do not notice; mongosh's `_id` queries do. Wrap
+//!   the value in [`ExtendedJsonIds`](oid_core::serde::ExtendedJsonIds) (every id inside writes
+//!   `{"$oid"}`; the bytes then equal bson's type's on every buffered route), or serialize the
+//!   model to BSON directly.
+//!
+//!   ```
+//!   use oid_bson::{oid, ObjectId};
+//!   use oid_core::serde::ExtendedJsonIds;
+//!   use serde::Serialize;
+//!
+//!   #[derive(Serialize)]
+//!   struct Order { #[serde(rename = "_id")] id: ObjectId }
+//!   let order = Order { id: oid!("507f1f77bcf86cd799439011") };
+//!
+//!   let detour = bson::serialize_to_document(&serde_json::to_value(&order)?)?;
+//!   assert_eq!(detour.get_str("_id")?, "507f1f77bcf86cd799439011"); // a string!
+//!
+//!   let fixed = bson::serialize_to_document(&serde_json::to_value(ExtendedJsonIds(&order))?)?;
+//!   assert_eq!(fixed, bson::serialize_to_document(&order)?); // an ObjectId
+//!   let one = bson::serialize_to_document(&serde_json::json!({ "_id": ExtendedJsonIds(order.id) }))?;
+//!   assert_eq!(one, fixed);
+//!   # Ok::<(), Box<dyn std::error::Error>>(())
+//!   ```
+//!
+//!   A `serde_json::Value` written straight to bytes (`bson::to_vec(&value)`) keeps `{"$oid"}`
+//!   as an embedded document, for bson's type too: bson reads extended JSON in its
+//!   `Document`/`Bson` serializers and `Bson::try_from` only.
+//!
+//! - **`Default` makes a new id** with ours (as with bson's type), and
+//!   `oid_core::ObjectId::default()` (the same type as `oid_std::ObjectId`) is all zeros, the
+//!   value type's zero (oid-core has no clock or generator). A `#[derive(Default)]` model gets a
+//!   fresh `_id` each time with ours, and `000000000000000000000000` with the core type, whose
+//!   second insert is a duplicate key.
 //!
 //!   ```
 //!   assert_ne!(oid_bson::ObjectId::default(), oid_bson::ObjectId::default());
 //!   assert_eq!(oid_core::ObjectId::default(), oid_core::ObjectId::MIN);
+//!   assert_eq!(oid_std::ObjectId::default(), oid_std::ObjectId::MIN);
 //!   ```
 //!
 //! - **A serializer that hides bson's type** (a `dyn erased_serde::Serializer`, or a wrapper
-//!   that does not name the serializer it wraps as its first type parameter) cannot be told from
-//!   JSON, so an id gets the hex string there; see "What each serializer writes" in the crate
-//!   documentation. bson's own wrappers (`serde_path_to_error`, `HumanReadable`) are fine.
+//!   of your own that the rule does not know) cannot be told from JSON, so an id gets what that
+//!   serializer's `is_human_readable()` asks for, the hex string from bson's `Document`/`Bson`
+//!   serializers; see "What each serializer writes" in the crate documentation. bson's own
+//!   wrappers (`serde_path_to_error`, `HumanReadable`) and serde's flatten are fine.

@@ -3,20 +3,22 @@
 //! type ever wrote.
 
 use serde::de::{Deserialize, Deserializer};
-use serde::ser::{Serialize, SerializeStruct, Serializer};
+use serde::ser::{Serialize, Serializer};
 
 use crate::ObjectId;
-
-/// The struct name and only field bson's serializers turn into an ObjectId element.
-pub(crate) const OID: &str = "$oid";
 
 impl Serialize for ObjectId {
     /// bson's serializers (bytes, raw documents, `Document`/`Bson`, of bson 3 and bson 2,
     /// whichever of this crate's features are on, also wrapped by `serde_path_to_error` or
-    /// inside bson's `HumanReadable`): an ObjectId element (`0x07`), byte for byte what
-    /// `bson::oid::ObjectId` writes. Other human-readable formats (JSON, YAML, TOML): the 24
-    /// lowercase hex digits. Other binary formats: what `bson::oid::ObjectId` writes there, a
-    /// one-field struct `$oid` holding the hex string.
+    /// inside bson's `HumanReadable`), and inside [`oid_core::serde::ExtendedJsonIds`]: an
+    /// ObjectId element (`0x07`), byte for byte what `bson::oid::ObjectId` writes. Other
+    /// human-readable formats (JSON, YAML, TOML): the 24 lowercase hex digits. Other binary
+    /// formats: what `bson::oid::ObjectId` writes there, a one-field struct `$oid` holding the
+    /// hex string.
+    ///
+    /// Which serializers are bson's is oid-core's one rule,
+    /// [`oid_core::serde::is_bson_serializer`], the same for `oid_core::ObjectId` (which differs
+    /// only in other binary formats, where it writes 12 bytes).
     ///
     /// # Examples
     ///
@@ -26,25 +28,12 @@ impl Serialize for ObjectId {
     /// ```
     #[inline]
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let hex = self.as_core().to_hex();
-        if !serializer.is_human_readable() || is_bson_serializer::<S>() {
-            serialize_oid_struct(hex.as_str(), serializer)
+        if !serializer.is_human_readable() || oid_core::serde::writes_oid_struct::<S>() {
+            oid_core::serde::extended_json::serialize(&self.as_core(), serializer)
         } else {
-            serializer.serialize_str(hex.as_str())
+            serializer.serialize_str(self.as_core().to_hex().as_str())
         }
     }
-}
-
-/// `{"$oid": hex}` as a struct: what bson's serializers turn into an ObjectId element (and what
-/// `bson::oid::ObjectId` writes to every serializer).
-#[inline]
-pub(crate) fn serialize_oid_struct<S: Serializer>(
-    hex: &str,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    let mut state = serializer.serialize_struct(OID, 1)?;
-    state.serialize_field(OID, hex)?;
-    state.end()
 }
 
 impl<'de> Deserialize<'de> for ObjectId {
@@ -68,74 +57,5 @@ impl<'de> Deserialize<'de> for ObjectId {
     #[inline]
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         oid_core::ObjectId::deserialize(deserializer).map(ObjectId::from_core)
-    }
-}
-
-/// `true` when `S` is one of bson's serializers, of any bson version, or a wrapper around one
-/// (such as `serde_path_to_error::Serializer<bson::Serializer>`, which bson itself uses with its
-/// `serde_path_to_error` feature). bson's `Bson`/`Document` serializer, and its bytes serializer
-/// inside `HumanReadable`, report themselves human-readable, yet must receive the `$oid` struct
-/// to write an ObjectId.
-///
-/// Decided by the type's name, so it needs neither a `'static` bound nor the bson version to be
-/// a dependency of this crate: each monomorphization compares a constant string.
-#[inline]
-pub(crate) fn is_bson_serializer<S>() -> bool {
-    is_bson_serializer_name(core::any::type_name::<S>())
-}
-
-/// The name test behind [`is_bson_serializer`]: the type, or the first type argument of a
-/// wrapper, at any depth, after references, is in the module `bson::ser` (both bson 2 and
-/// bson 3 keep their serializers there: `bson::ser::serde::Serializer`,
-/// `bson::ser::raw::Serializer`, `bson::ser::raw::value_serializer::ValueSerializer`, …; a
-/// renamed dependency keeps the crate name `bson`).
-pub(crate) fn is_bson_serializer_name(mut name: &str) -> bool {
-    loop {
-        name = name.trim_start_matches('&').trim_start_matches("mut ");
-        if name.starts_with("bson::ser::") {
-            return true;
-        }
-        // A wrapper: look at its first type argument (`Wrapper<'_, '_, Inner>` shows as
-        // `Wrapper<Inner>` or `Wrapper<'_, Inner>`).
-        let Some(open) = name.find('<') else {
-            return false;
-        };
-        name = &name[open + 1..];
-        while let Some(rest) = name.strip_prefix("'_, ") {
-            name = rest;
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::is_bson_serializer_name as bson;
-
-    #[test]
-    fn names_of_bsons_serializers_and_wrappers() {
-        for name in [
-            "bson::ser::serde::Serializer",
-            "&mut bson::ser::raw::Serializer",
-            "&mut bson::ser::raw::Serializer<'_>",
-            "&mut bson::ser::raw::value_serializer::ValueSerializer<'_, '_>",
-            "serde_path_to_error::ser::Serializer<bson::ser::serde::Serializer>",
-            "serde_path_to_error::ser::Serializer<'_, '_, &mut bson::ser::raw::Serializer<'_>>",
-            "a::Outer<b::Inner<&mut bson::ser::raw::Serializer>>",
-        ] {
-            assert!(bson(name), "{name}");
-        }
-        for name in [
-            "&mut serde_json::ser::Serializer<&mut alloc::vec::Vec<u8>>",
-            "serde_json::value::ser::Serializer",
-            "toml::ser::ValueSerializer<'_>",
-            "serde_yaml::ser::Serializer<std::io::Stdout>",
-            "my_bson::ser::Serializer",
-            "bson::Document",
-            "serde_json::Serializer<bson::Document>",
-            "&mut dyn erased_serde::ser::Serializer",
-            "",
-        ] {
-            assert!(!bson(name), "{name}");
-        }
     }
 }

@@ -208,7 +208,7 @@ pub mod object_id {
         /// ```
         #[inline]
         pub fn serialize<S: Serializer>(id: &ObjectId, serializer: S) -> Result<S::Ok, S::Error> {
-            crate::ser::serialize_oid_struct(id.as_core().to_hex().as_str(), serializer)
+            oid_core::serde::extended_json::serialize(&id.as_core(), serializer)
         }
 
         /// Reads any form of id.

@@ -24,4 +24,4 @@
 //! # Ok::<(), oid_bson::oid::Error>(())
 //! ```
 
-crate::compat::impl_bson_version!(bson);
+crate::bson_version::impl_bson_version!(bson);

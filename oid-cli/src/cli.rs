@@ -119,6 +119,9 @@ pub(crate) enum Command {
     /// Print a shell completion script
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
+    /// Show what the id generator uses on this machine: fork detection, VM snapshot signals, entropy
+    #[command(after_help = DOCTOR_EXAMPLES)]
+    Doctor(DoctorArgs),
 }
 
 #[derive(Debug, Args)]
@@ -128,15 +131,17 @@ pub(crate) struct NewArgs {
     #[arg(default_value_t = 1, value_parser = parse_count)]
     pub(crate) count: u64,
     /// Generate as of this time: RFC 3339 (2024-01-01T00:00:00Z; no offset means UTC), a date
-    /// (2024-01-01, midnight UTC), now, relative (-1h, +30m, -7d) or Unix seconds (1700000000)
+    /// (2024-01-01, midnight UTC), now, relative (-1h, +30m, -7d) or Unix seconds (1700000000);
+    /// also as pasted: an ObjectId in any form (its second), ISODate("…"), new Date(…) or
+    /// {"$date": …}
     #[arg(long, value_name = "TIME", value_parser = when::parse_arg, allow_hyphen_values = true)]
     pub(crate) time: Option<Time>,
     /// Legacy layout: machine id (MD5 of the host name) and process id instead of the random value
     #[arg(long)]
     pub(crate) legacy: bool,
     /// Output format
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub(crate) format: Option<NewFormat>,
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "hex")]
+    pub(crate) format: NewFormat,
     /// The same as --format json
     #[arg(long, conflicts_with = "format")]
     pub(crate) json: bool,
@@ -156,11 +161,11 @@ pub(crate) struct NewArgs {
 
 impl NewArgs {
     /// The format asked for, `--json` included.
-    pub(crate) fn format(&self) -> NewFormat {
+    pub(crate) const fn format(&self) -> NewFormat {
         if self.json {
             NewFormat::Json
         } else {
-            self.format.unwrap_or_default()
+            self.format
         }
     }
 }
@@ -174,8 +179,8 @@ pub(crate) struct InspectArgs {
     #[arg(short, long = "file", value_name = "PATH")]
     pub(crate) files: Vec<PathBuf>,
     /// Output format
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub(crate) format: Option<InspectFormat>,
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "text")]
+    pub(crate) format: InspectFormat,
     /// The same as --format json
     #[arg(long, conflicts_with = "format")]
     pub(crate) json: bool,
@@ -187,11 +192,11 @@ pub(crate) struct InspectArgs {
 
 impl InspectArgs {
     /// The format asked for, `--json` included.
-    pub(crate) fn format(&self) -> InspectFormat {
+    pub(crate) const fn format(&self) -> InspectFormat {
         if self.json {
             InspectFormat::Json
         } else {
-            self.format.unwrap_or_default()
+            self.format
         }
     }
 }
@@ -243,7 +248,8 @@ fn parse_end(s: &str) -> Result<End, when::TimeError> {
 pub(crate) struct RangeArgs {
     /// Start of the range, inclusive, or `..` for none. Times: RFC 3339 (2024-01-01T00:00:00Z;
     /// no offset means UTC), a date (2024-01-01, midnight UTC), now, relative (-1h, +30m, -7d)
-    /// or Unix seconds (1700000000)
+    /// or Unix seconds (1700000000); also as pasted: an ObjectId in any form (its second),
+    /// ISODate("…"), new Date(…) or {"$date": …}
     #[arg(value_parser = parse_end, allow_hyphen_values = true)]
     pub(crate) from: End,
     /// End of the range, exclusive; `..` or omitted for none (up to the last second an id can
@@ -253,6 +259,33 @@ pub(crate) struct RangeArgs {
     /// One JSON object with the bounds and the filter
     #[arg(long)]
     pub(crate) json: bool,
+}
+
+const DOCTOR_EXAMPLES: &str = "\
+Examples:
+  oid doctor                    for a person
+  oid doctor --format json      for a script
+
+It reports what oid-std's generator (the one `oid new` and `ObjectId::new()` use) relies on
+here: how a forked child is detected, whether a VM snapshot restore is seen (a VMClock page at
+/dev/vmclock0 or $OID_STD_VMCLOCK, the boot clock), the entropy sources mixed into new random
+values, and the process-wide policies. Exit status 0.";
+
+/// The output of `oid doctor`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum DoctorFormat {
+    /// Lines for a person
+    #[default]
+    Text,
+    /// One JSON object
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct DoctorArgs {
+    /// Output format
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t)]
+    pub(crate) format: DoctorFormat,
 }
 
 #[derive(Debug, Args)]
@@ -295,7 +328,8 @@ mod tests {
     /// The time forms, as every time argument's help lists them.
     const TIME_FORMS: &str = "RFC 3339 (2024-01-01T00:00:00Z; no offset means UTC), a date \
                               (2024-01-01, midnight UTC), now, relative (-1h, +30m, -7d) or \
-                              Unix seconds (1700000000)";
+                              Unix seconds (1700000000); also as pasted: an ObjectId in any form \
+                              (its second), ISODate(\"…\"), new Date(…) or {\"$date\": …}";
 
     #[test]
     fn a_bad_count_says_what_a_count_is() {
@@ -328,5 +362,31 @@ mod tests {
             .to_string();
         let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(flat.contains(TIME_FORMS), "{flat}");
+        let range = Cli::command()
+            .find_subcommand_mut("range")
+            .unwrap()
+            .render_long_help()
+            .to_string();
+        let flat = range.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains(&TIME_FORMS[TIME_FORMS.find("RFC").unwrap()..]),
+            "{flat}"
+        );
+    }
+
+    #[test]
+    fn help_shows_the_defaults() {
+        for (sub, default) in [
+            ("new", "[default: hex]"),
+            ("inspect", "[default: text]"),
+            ("new", "[default: 1]"),
+        ] {
+            let help = Cli::command()
+                .find_subcommand_mut(sub)
+                .unwrap()
+                .render_help()
+                .to_string();
+            assert!(help.contains(default), "{sub}: {help}");
+        }
     }
 }

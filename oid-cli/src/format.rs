@@ -91,7 +91,7 @@ impl Line {
 /// The longest [`json_line`]: the legacy fields included.
 const JSON_MAX: usize = 220;
 
-/// An id's [`Fields`](crate::fields::Fields) as one JSON object, the bytes `serde_json` writes for them, formatted by
+/// An id's [`Fields`](crate::inspect::Fields) as one JSON object, the bytes `serde_json` writes for them, formatted by
 /// hand on the stack: at millions of ids a second, serde's field-by-field formatting and the
 /// calendar library were most of the time. `tests::json_line_is_what_serde_writes` holds the two
 /// to the same bytes.
@@ -231,7 +231,7 @@ mod tests {
             assert_eq!(decimal(n, &mut digits), n.to_string().as_bytes());
         }
     }
-    use crate::fields::Fields;
+    use crate::inspect::Fields;
 
     fn line(format: Line) -> String {
         let mut out = Vec::new();

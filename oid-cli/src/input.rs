@@ -74,6 +74,15 @@ pub(crate) fn for_each<E: Messages>(
                 count(Item { position, text, id }, err)?;
             }
         }
+        if let Some(id) = i.checked_sub(1).and_then(|j| split(&sources.args[j..=i])) {
+            let _ = writeln!(
+                err,
+                "oid: hint: arguments {i} and {} together are the id {id}: a space split it; \
+                 join them, or quote the whole id",
+                i + 1
+            );
+            err.end_message();
+        }
     }
     let mut stdin = Some(stdin);
     let stdin_only = [PathBuf::from("-")];
@@ -111,6 +120,17 @@ pub(crate) fn for_each<E: Messages>(
     }
     seen.items = items;
     Ok(seen)
+}
+
+/// The id that two adjacent arguments make together when neither is an id alone
+/// (`oid inspect 507f1f77bcf8 6cd799439011`: a space in an unquoted id split it).
+fn split(pair: &[OsString]) -> Option<ObjectId> {
+    let [a, b] = pair else { return None };
+    let (a, b) = (a.to_str()?.trim(), b.to_str()?.trim());
+    if ObjectId::parse_pasted(a).is_ok() || ObjectId::parse_pasted(b).is_ok() {
+        return None;
+    }
+    ObjectId::parse_str(&format!("{a}{b}")).ok()
 }
 
 /// Reports an invalid input on `err`: `oid: line 7: "xyz": <reason>`, then, when the input

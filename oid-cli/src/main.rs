@@ -2,8 +2,8 @@
 #![forbid(unsafe_code)]
 
 mod cli;
+mod doctor;
 mod error;
-mod fields;
 mod format;
 mod input;
 mod inspect;
@@ -55,6 +55,7 @@ fn run(command: Command, out: &mut impl Write, err: &mut Stderr) -> Result<Statu
         Command::Inspect(args) => inspect::run(&args, stdin(), out, err),
         Command::Validate(args) => validate::run(&args, stdin(), err),
         Command::Range(args) => range::run(&args, out),
+        Command::Doctor(args) => doctor::run(&args, out),
         Command::Completions(args) => {
             // clap_complete panics on a failed write, so generate into memory first.
             let mut script = Vec::new();

@@ -2,7 +2,9 @@
 //!
 //! Accepted: `now`; a relative time (`-1h`, `+30m`, `-7d`; units `s`, `m`, `h`, `d`, `w`);
 //! Unix seconds (`1700000000`, `-0`); a date (`2024-01-01`, midnight UTC); RFC 3339 with an
-//! offset (`2024-01-01T00:00:00+01:00`) or without one (then UTC). Fractions of a second are
+//! offset (`2024-01-01T00:00:00+01:00`) or without one (then UTC); and what the web page's time
+//! fields read, through `oid_core::PastedDate`: an ObjectId in any pasted form (the second it
+//! was made in), `ISODate("…")`, `new Date(…)` and `{"$date": …}`. Fractions of a second are
 //! kept, so a range can round its end up.
 //!
 //! An ObjectId holds an unsigned 32-bit count of seconds, so every time this tool accepts lies in
@@ -15,7 +17,7 @@ use std::str::FromStr;
 use jiff::civil::{Date, DateTime};
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
-use oid_std::UnixTime;
+use oid_std::{ObjectId, PastedDate, PastedDateError, UnixTime};
 
 /// The last second an ObjectId can hold, as RFC 3339.
 pub(crate) const LAST: &str = "2106-02-07T06:28:15Z";
@@ -35,6 +37,9 @@ pub(crate) enum TimeError {
     Milliseconds(u64),
     /// None of the accepted forms.
     Syntax,
+    /// `ISODate(…)`, `new Date(…)` or `{"$date": …}` around a value that is not a time
+    /// (oid-core's message).
+    Pasted(PastedDateError),
 }
 
 impl fmt::Display for TimeError {
@@ -49,9 +54,11 @@ impl fmt::Display for TimeError {
             }
             TimeError::Syntax => f.write_str(
                 "not a time: use RFC 3339 (2024-01-01T00:00:00Z; without an offset it is UTC), \
-                 a date (2024-01-01, midnight UTC), now, a relative time (-1h, +30m, -7d) or \
-                 Unix seconds (1700000000)",
+                 a date (2024-01-01, midnight UTC), now, a relative time (-1h, +30m, -7d), \
+                 Unix seconds (1700000000), an ObjectId (the second it was made in), \
+                 ISODate(\"…\"), new Date(…) or {\"$date\": …}",
             ),
+            TimeError::Pasted(e) => e.fmt(f),
         }
     }
 }
@@ -82,6 +89,10 @@ impl Time {
                 .checked_add(offset)
                 .map_err(|_| out_of_range(offset.is_negative()))?;
             return Time::new(t);
+        }
+        // 24 hex digits are an id even when they are all decimal digits.
+        if s.len() == 24 && ObjectId::is_valid(s) {
+            return Time::pasted(s);
         }
         if let Some(digits) = s.strip_prefix('-') {
             if is_digits(digits) {
@@ -114,7 +125,20 @@ impl Time {
         if let Ok(date) = Date::from_str(s) {
             return Time::new(utc(date.to_datetime(jiff::civil::Time::midnight()))?);
         }
-        Err(TimeError::Syntax)
+        Time::pasted(s)
+    }
+
+    /// What the web page's time fields read (`oid_core::PastedDate`): an id, `ISODate(…)`,
+    /// `new Date(…)`, `{"$date": …}`.
+    fn pasted(s: &str) -> Result<Time, TimeError> {
+        let date = PastedDate::parse(s).map_err(|e| match e.form() {
+            Some(_) => TimeError::Pasted(e),
+            None => TimeError::Syntax,
+        })?;
+        let seconds = date.unix_seconds();
+        let t = Timestamp::new(seconds, date.subsec_nanos() as i32)
+            .map_err(|_| out_of_range(seconds < 0))?;
+        Time::new(t)
     }
 
     /// A time within what an ObjectId holds, or why not (the check of `oid_std::UnixTime`).
@@ -327,6 +351,40 @@ mod tests {
             TimeError::Syntax
                 .to_string()
                 .starts_with("not a time: use RFC 3339")
+        );
+    }
+
+    #[test]
+    fn pasted_ids_and_dates_as_the_web_page_reads_them() {
+        for text in [
+            "507f1f77bcf86cd799439011",
+            "ObjectId(\"507f1f77bcf86cd799439011\")",
+            "new ObjectId('507F1F77BCF86CD799439011')",
+            "{\"$oid\": \"507f1f77bcf86cd799439011\"}",
+            "ISODate(\"2012-10-17T21:13:27Z\")",
+            "ISODate('2012-10-17T21:13:27.500Z')",
+            "new Date(\"2012-10-17T23:13:27+02:00\")",
+            "new Date(1350508407000)",
+            "{\"$date\": \"2012-10-17T21:13:27Z\"}",
+            "{\"$date\": {\"$numberLong\": \"1350508407999\"}}",
+        ] {
+            assert_eq!(ok(text), 1_350_508_407, "{text}");
+        }
+        // An id of decimal digits only is an id, not seconds.
+        assert_eq!(ok("507123456789012345678901"), 0x5071_2345);
+        // The fraction is kept: a range's end rounds up.
+        let t = Time::parse_at("ISODate('2012-10-17T21:13:27.500Z')", now()).unwrap();
+        assert_eq!(t.nanos(), 1_350_508_407_500_000_000);
+        assert_eq!(
+            err("ISODate('2024-02-30')"),
+            "invalid date in ISODate(\"…\"): expected RFC 3339 such as 2024-01-01T00:00:00Z"
+        );
+        assert!(err("new Date(-1000)").starts_with("before 1970"));
+        assert!(err("ISODate('2106-02-07T06:28:16Z')").starts_with("after 2106"));
+        assert!(err("{\"$date\": 99999999999999999}").starts_with("after 2106"));
+        assert_eq!(
+            Time::parse_at("ObjectID('507f1f77bcf86cd799439011')", now()),
+            Err(TimeError::Syntax)
         );
     }
 

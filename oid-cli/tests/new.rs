@@ -105,7 +105,7 @@ fn new_rejects_times_outside_what_an_id_holds_and_non_times() {
         &["new", "--time", "yesterday"],
         &[
             "'yesterday'",
-            "not a time: use RFC 3339 (2024-01-01T00:00:00Z; without an offset it is UTC), a date (2024-01-01, midnight UTC), now, a relative time (-1h, +30m, -7d) or Unix seconds (1700000000)",
+            "not a time: use RFC 3339 (2024-01-01T00:00:00Z; without an offset it is UTC), a date (2024-01-01, midnight UTC), now, a relative time (-1h, +30m, -7d), Unix seconds (1700000000), an ObjectId (the second it was made in), ISODate(\"…\"), new Date(…) or {\"$date\": …}",
         ],
     );
 }

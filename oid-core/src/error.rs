@@ -182,8 +182,9 @@ impl core::error::Error for FromSliceError {}
 
 /// What went wrong, in words shared by every crate of the workspace: every error type of the
 /// workspace ([`Error`], [`GenerateError`], [`EntropyError`], [`TimeOutOfRange`],
-/// [`ParseError`], [`FromSliceError`], and oid-bson's) answers `kind()` with one of these, and
-/// the same failure has the same name everywhere.
+/// [`ParseError`], [`FromSliceError`], [`PastedError`](crate::PastedError), and oid-bson's
+/// `NotAnObjectId`) answers `kind()` with one of these, and the same failure has the same name
+/// everywhere.
 ///
 /// [`as_str`](Self::as_str) is the lowercase message each error's `Display` (and `defmt`
 /// output) starts with.
@@ -202,8 +203,6 @@ impl core::error::Error for FromSliceError {}
 pub enum ErrorKind {
     /// The clock does not know the time (an unset RTC, a system clock before 1970).
     ClockUnavailable,
-    /// The clock reads a time an ObjectId cannot carry, or one that makes no sense here.
-    ClockOutOfRange,
     /// A time given as an argument (not a clock reading) lies outside what an ObjectId
     /// timestamp can carry: before 1970-01-01T00:00:00Z or after 2106-02-07T06:28:15Z.
     TimeOutOfRange,
@@ -221,6 +220,9 @@ pub enum ErrorKind {
     NotInitialized,
     /// The generator was seeded before.
     AlreadyInitialized,
+    /// A BSON value that should be an ObjectId (element type `0x07`) is another type or missing
+    /// (oid-bson's `NotAnObjectId`).
+    NotAnObjectId,
 }
 
 impl ErrorKind {
@@ -234,7 +236,6 @@ impl ErrorKind {
     pub const fn as_str(self) -> &'static str {
         match self {
             ErrorKind::ClockUnavailable => "clock time not available",
-            ErrorKind::ClockOutOfRange => "clock time out of range",
             ErrorKind::TimeOutOfRange => "time out of range",
             ErrorKind::InvalidLength => "invalid length",
             ErrorKind::InvalidCharacter => "invalid character",
@@ -243,6 +244,7 @@ impl ErrorKind {
             ErrorKind::CapacityExhausted => "counter exhausted for this second",
             ErrorKind::NotInitialized => "generator not initialized",
             ErrorKind::AlreadyInitialized => "generator already initialized",
+            ErrorKind::NotAnObjectId => "expected a BSON ObjectId",
         }
     }
 }
@@ -394,8 +396,7 @@ impl core::error::Error for EntropyError {}
 
 /// A time given as an argument lies outside what an ObjectId timestamp can carry: before
 /// 1970-01-01T00:00:00Z or after 2106-02-07T06:28:15Z (the last second of the unsigned 32-bit
-/// field). Its kind is [`ErrorKind::TimeOutOfRange`]; a *clock* reading out of range is
-/// [`ErrorKind::ClockOutOfRange`] instead.
+/// field). Its kind is [`ErrorKind::TimeOutOfRange`].
 ///
 /// Returned by every conversion from a time type to an ObjectId timestamp in the workspace
 /// (`oid_std::UnixTime`, oid-bson's `bson::DateTime` conversions).
@@ -655,7 +656,7 @@ mod tests {
             Error::from(GenerateError::CLOCK_UNAVAILABLE),
             Error::from(EntropyError::with_code("busy", 3)),
             Error::from(TimeOutOfRange::new()),
-            Error::with_detail(ErrorKind::ClockOutOfRange, "after 2106"),
+            Error::with_detail(ErrorKind::ClockUnavailable, "the rtc is not set"),
         ];
         for e in errors {
             assert!(e.to_string().starts_with(e.kind().as_str()), "{e}");

@@ -213,6 +213,99 @@ impl ObjectId {
 /// assert_eq!(format!("{id}"), "507f1f77bcf86cd799439011");
 /// assert_eq!(format!("[{id:>26}]"), "[  507f1f77bcf86cd799439011]");
 /// ```
+/// An id's creation second as RFC 3339 in UTC, `2012-10-17T21:13:27Z`: 20 bytes on the stack, no
+/// allocation and no time crate. From [`ObjectId::rfc3339`].
+///
+/// # Examples
+///
+/// ```
+/// use oid_core::oid;
+/// let time = oid!("507f1f77bcf86cd799439011").rfc3339();
+/// assert_eq!(time.as_str(), "2012-10-17T21:13:27Z");
+/// assert_eq!(time.to_string(), "2012-10-17T21:13:27Z");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rfc3339([u8; 20]);
+
+impl Rfc3339 {
+    /// The text, `YYYY-MM-DDTHH:MM:SSZ`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(oid_core::ObjectId::MIN.rfc3339().as_str(), "1970-01-01T00:00:00Z");
+    /// ```
+    pub const fn as_str(&self) -> &str {
+        match core::str::from_utf8(&self.0) {
+            Ok(s) => s,
+            // Unreachable: only ASCII digits and separators are written.
+            Err(_) => "",
+        }
+    }
+}
+
+impl fmt::Display for Rfc3339 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl fmt::Debug for Rfc3339 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl ObjectId {
+    /// The second this id was created in, as RFC 3339 in UTC (`2012-10-17T21:13:27Z`), for
+    /// people and logs; [`timestamp`](ObjectId::timestamp) gives the number. Any id has one:
+    /// the 4-byte field reaches 2106-02-07T06:28:15Z.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{ObjectId, oid};
+    /// assert_eq!(oid!("507f1f77bcf86cd799439011").rfc3339().as_str(), "2012-10-17T21:13:27Z");
+    /// assert_eq!(ObjectId::MAX.rfc3339().to_string(), "2106-02-07T06:28:15Z");
+    /// ```
+    pub const fn rfc3339(&self) -> Rfc3339 {
+        let secs = self.timestamp();
+        let days = (secs / 86_400) as i64;
+        let rem = secs % 86_400;
+        // Howard Hinnant's `civil_from_days`, for days since 1970-01-01 (never negative here).
+        let z = days + 719_468;
+        let era = z / 146_097;
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = doy - (153 * mp + 2) / 5 + 1;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        let year = yoe + era * 400 + if month <= 2 { 1 } else { 0 };
+        let mut out = *b"0000-00-00T00:00:00Z";
+        let fields = [
+            (0, 4, year as u32),
+            (5, 2, month as u32),
+            (8, 2, day as u32),
+            (11, 2, rem / 3_600),
+            (14, 2, rem / 60 % 60),
+            (17, 2, rem % 60),
+        ];
+        let mut f = 0;
+        while f < fields.len() {
+            let (at, len, mut value) = fields[f];
+            let mut k = len;
+            while k > 0 {
+                k -= 1;
+                out[at + k] = b'0' + (value % 10) as u8;
+                value /= 10;
+            }
+            f += 1;
+        }
+        Rfc3339(out)
+    }
+}
+
 impl fmt::Display for ObjectId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let hex = self.to_hex();

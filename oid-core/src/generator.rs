@@ -81,7 +81,7 @@ impl<C: Clock> Generator<C> {
     /// assert_eq!(generator.next().to_parts().counter, 0xffffff);
     /// assert_eq!(generator.next().to_parts().counter, 0);
     /// ```
-    #[cfg(not(loom))]
+    #[cfg(not(all(test, loom)))]
     pub const fn from_seed(clock: C, random: [u8; 5], counter: u32) -> Self {
         Generator {
             clock,
@@ -89,9 +89,9 @@ impl<C: Clock> Generator<C> {
         }
     }
 
-    /// A generator with a given random value and counter start (not `const` in the loom
-    /// model, whose atomics cannot be made in a constant).
-    #[cfg(loom)]
+    /// A generator with a given random value and counter start (not `const` in the crate's
+    /// own loom models, whose atomics cannot be made in a constant).
+    #[cfg(all(test, loom))]
     pub fn from_seed(clock: C, random: [u8; 5], counter: u32) -> Self {
         Generator {
             clock,
@@ -112,14 +112,14 @@ impl<C: Clock> Generator<C> {
     /// assert_eq!(id.to_hex(), "507f1f77bcf86cd799439011");
     /// assert_eq!(id.to_legacy_parts().process_id, 0xd799);
     /// ```
-    #[cfg(not(loom))]
+    #[cfg(not(all(test, loom)))]
     pub const fn from_legacy(clock: C, machine: u32, process_id: u16, counter: u32) -> Self {
         Self::from_seed(clock, legacy_random(machine, process_id), counter)
             .with_policy(CapacityPolicy::Fixed)
     }
 
-    /// A generator in the legacy layout (not `const` in the loom model).
-    #[cfg(loom)]
+    /// A generator in the legacy layout (not `const` in the crate's own loom models).
+    #[cfg(all(test, loom))]
     pub fn from_legacy(clock: C, machine: u32, process_id: u16, counter: u32) -> Self {
         Self::from_seed(clock, legacy_random(machine, process_id), counter)
             .with_policy(CapacityPolicy::Fixed)

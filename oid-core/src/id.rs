@@ -28,7 +28,9 @@ use crate::error::FromSliceError;
 /// assert_eq!(id.timestamp(), 1_700_000_000);
 /// assert_eq!("6553F1003F2A91C8D4003039".parse::<ObjectId>(), Ok(id));
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+///
+/// `Default` is [`ObjectId::MIN`] (all zeros), not a new id; see its impl for why.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(
     feature = "bytemuck",
     derive(bytemuck::Zeroable, bytemuck::Pod, bytemuck::TransparentWrapper)
@@ -58,6 +60,30 @@ use crate::error::FromSliceError;
 )]
 #[repr(transparent)]
 pub struct ObjectId(pub(crate) [u8; 12]);
+
+impl Default for ObjectId {
+    /// [`ObjectId::MIN`], all zeros: the value type's zero, as `[u8; 12]::default()`, and not a
+    /// new id. This crate has no clock or generator to make one (it is `no_std`; ids come from a
+    /// [`Generator`](crate::Generator) you build), and a side-effect-free `Default` is what
+    /// zeroed buffers, `bytemuck::Zeroable` and `#[derive(Default)]` on plain data expect.
+    ///
+    /// `bson::oid::ObjectId::default()` and `oid_bson::ObjectId::default()` make a **new** id
+    /// instead. A MongoDB model that derives `Default` with this type (or `oid_std::ObjectId`,
+    /// the same type) gets `_id` `000000000000000000000000`, and its second insert is a duplicate
+    /// key: use `oid_bson::ObjectId` in such models, or write `Default` with `oid_std::new()`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::ObjectId;
+    /// assert_eq!(ObjectId::default(), ObjectId::MIN);
+    /// assert_eq!(ObjectId::default().to_hex(), "000000000000000000000000");
+    /// ```
+    #[inline]
+    fn default() -> Self {
+        ObjectId::MIN
+    }
+}
 
 impl ObjectId {
     /// The number of bytes in an ObjectId.

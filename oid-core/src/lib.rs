@@ -32,12 +32,12 @@ mod fmt;
 #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
 mod generator;
 mod id;
-mod lenient;
 #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
 mod loom;
 mod macros;
 mod parse;
 mod parts;
+mod pasted;
 mod range;
 
 #[cfg(target_has_atomic = "64")]
@@ -53,12 +53,13 @@ pub use crate::external::rand_core_0_6_support as rand_core_0_6;
 pub use crate::external::rand_core_support::RngEntropy;
 #[cfg(feature = "serde")]
 pub use crate::external::serde_support as serde;
-pub use crate::fmt::Hex;
+pub use crate::fmt::{Hex, Rfc3339};
 #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
 pub use crate::generator::{CapacityPolicy, Generator, IdBlock, IdSpace};
 #[cfg(feature = "rkyv")]
 pub use crate::id::ArchivedObjectId;
 pub use crate::id::ObjectId;
-pub use crate::lenient::{Form, Pasted, PastedError};
 pub use crate::parts::{LegacyParts, Parts};
+pub use crate::pasted::date::{DateForm, PastedDate, PastedDateError};
+pub use crate::pasted::{Form, Pasted, PastedError};
 pub use crate::range::{IdRange, Upper};

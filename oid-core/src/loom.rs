@@ -7,8 +7,11 @@
 //!   `critical-section` feature: `portable-atomic` would guard them with a spin lock, which an
 //!   interrupt handler that preempts the holder would wait on forever (those chips make
 //!   thousands of ids per second, not millions);
-//! * loom's atomics under `RUSTFLAGS="--cfg loom"`, so that the model checker explores every
-//!   interleaving of their operations (`cargo xtask loom`).
+//! * loom's atomics in this crate's own unit tests under `RUSTFLAGS="--cfg loom"`, so that the
+//!   model checker explores every interleaving of their operations (`cargo xtask loom`). Only
+//!   `cfg(all(test, loom))`, as in `bytes`: an application that runs its own loom tests sets
+//!   `--cfg loom` for the whole graph, and must still get the plain atomics and `const`
+//!   constructors (loom is a dev-dependency).
 
 // The capacity policy's byte and the rotation step are read on the slow paths only and set
 // before the models' threads start, so they stay plain atomics under loom (not part of the
@@ -18,35 +21,43 @@ pub(crate) use core::sync::atomic::{AtomicU8, AtomicU32};
 #[cfg(feature = "portable-atomic")]
 pub(crate) use portable_atomic::{AtomicU8, AtomicU32};
 
-#[cfg(loom)]
+#[cfg(all(test, loom))]
 pub(crate) use loom::hint::spin_loop;
-#[cfg(loom)]
+#[cfg(all(test, loom))]
 pub(crate) use loom::sync::atomic::{AtomicU64, Ordering, fence};
 
-#[cfg(not(loom))]
+#[cfg(not(all(test, loom)))]
 pub(crate) use core::hint::spin_loop;
 
-#[cfg(all(not(loom), feature = "portable-atomic"))]
+#[cfg(all(not(all(test, loom)), feature = "portable-atomic"))]
 pub(crate) use portable_atomic::{Ordering, fence};
 
-#[cfg(all(not(loom), not(feature = "portable-atomic")))]
+#[cfg(all(not(all(test, loom)), not(feature = "portable-atomic")))]
 pub(crate) use core::sync::atomic::{Ordering, fence};
 
 #[cfg(all(
-    not(loom),
+    not(all(test, loom)),
     feature = "portable-atomic",
     not(all(feature = "critical-section", not(target_has_atomic = "64")))
 ))]
 pub(crate) use portable_atomic::AtomicU64;
 
-#[cfg(all(not(loom), not(feature = "portable-atomic")))]
+#[cfg(all(not(all(test, loom)), not(feature = "portable-atomic")))]
 pub(crate) use core::sync::atomic::AtomicU64;
 
-#[cfg(all(not(loom), feature = "critical-section", not(target_has_atomic = "64")))]
+#[cfg(all(
+    not(all(test, loom)),
+    feature = "critical-section",
+    not(target_has_atomic = "64")
+))]
 pub(crate) use self::critical::AtomicU64;
 
 /// A 64-bit cell behind a critical section, with the atomics' interface the generator uses.
-#[cfg(all(not(loom), feature = "critical-section", not(target_has_atomic = "64")))]
+#[cfg(all(
+    not(all(test, loom)),
+    feature = "critical-section",
+    not(target_has_atomic = "64")
+))]
 mod critical {
     use super::Ordering;
     use core::cell::Cell;

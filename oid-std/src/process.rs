@@ -35,23 +35,26 @@
 //!   value and counter start. Epoch numbers continue from the parent's (they live in ordinary
 //!   memory), so a child's epoch never equals one its copied blocks carry.
 //!
-//! * **After a snapshot restore or a clone (Linux):** every block refill compares the wall
-//!   clock's second with `CLOCK_BOOTTIME` (elapsed time, never set). Their difference changes
-//!   only when the wall clock is set (NTP slews both alike); a change of more than
-//!   [`JUMP_SECONDS`] since the previous refill (a VM resumed from a snapshot, once its clock is
-//!   set right) moves the id space to a fresh random value from the OS
-//!   ([`IdSpace::rotate`]); the thread whose compare-and-swap of the stored difference wins
-//!   rotates, once per jump. It cannot see a restore that lands in the wall-clock second of the
-//!   snapshot (the wall clock not set yet): ids of that second, from blocks reserved before the
-//!   snapshot or after, repeat in every copy until the clock is set.
+//! * **After a snapshot restore or a clone** (see [`crate::snapshot`]): where the VMClock page
+//!   exists, a block is used only while the page's generation word still holds the block's
+//!   value (one more relaxed load per id, beside the epoch's), and every refill reads the page
+//!   under its sequence lock: a new generation moves the id space to a fresh random value
+//!   ([`IdSpace::rotate`]) that differs between copies. As a fallback (Linux, Android), every
+//!   refill compares the wall clock's second with `CLOCK_BOOTTIME` (elapsed time, never set):
+//!   their difference changes only when the wall clock is set, and a change of more than
+//!   [`JUMP_SECONDS`] since the previous refill rotates likewise. [`crate::reseed`] rotates and
+//!   moves to a new epoch, so every thread drops its block. Under
+//!   [`SnapshotPolicy::EveryId`] every id is a block of one with a random value of its own.
+//!   Restores without a signal are listed in docs/uniqueness.md.
 //!
 //! Within one thread, ids increase: the second first, then the counter, taken from ranges
-//! reserved later and later (until the 24-bit counter wraps, as in the spec).
+//! reserved later and later (until the 24-bit counter wraps, as in the spec, or the random value
+//! changes).
 
 use std::cell::Cell;
 use std::hash::{DefaultHasher, Hasher};
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64};
 use std::time::SystemTime;
 
 use oid_core::{CapacityPolicy, Clock, Entropy, EntropyError, IdBlock, IdSpace, ObjectId};
@@ -59,6 +62,7 @@ use oid_core::{CapacityPolicy, Clock, Entropy, EntropyError, IdBlock, IdSpace, O
 use crate::entropy::OsEntropy;
 use crate::error::Error;
 use crate::fork::{Guard, GuardKind};
+use crate::snapshot::{Getrandom, SnapshotPolicy, VmClock};
 
 /// The largest counter block a thread reserves at once.
 pub(crate) const MAX_BLOCK: u32 = 256;
@@ -184,6 +188,15 @@ pub(crate) struct Shared {
     /// The wall clock's second minus the elapsed clock's (wrapping, 32 bits) at the last
     /// refill that read both, or `NO_OFFSET`.
     offset: AtomicU64,
+    /// Where the VMClock page comes from: `None`, the process's (`/dev/vmclock0` or
+    /// `OID_STD_VMCLOCK`); tests give their own.
+    vmclock: Option<Option<VmClock>>,
+    /// The raw VMClock generation word the ids' random value was drawn (or last checked) under.
+    vmgen: AtomicU64,
+    /// The [`SnapshotPolicy`] as a number.
+    snapshot_policy: AtomicU8,
+    /// The OS random source for new random values (a test double in the clone harness).
+    getrandom: Getrandom,
 }
 
 impl Shared {
@@ -198,6 +211,94 @@ impl Shared {
             last_epoch: AtomicU32::new(0),
             guard,
             offset: AtomicU64::new(NO_OFFSET),
+            vmclock: None,
+            vmgen: AtomicU64::new(0),
+            snapshot_policy: AtomicU8::new(0),
+            getrandom: crate::snapshot::os_getrandom,
+        }
+    }
+
+    /// With a VMClock page of the test's own (`None`: none), not the process's.
+    #[cfg(test)]
+    pub(crate) const fn with_vmclock(mut self, page: Option<VmClock>) -> Shared {
+        self.vmclock = Some(page);
+        self
+    }
+
+    /// With an OS random source of the test's own.
+    #[cfg(test)]
+    pub(crate) const fn with_getrandom(mut self, getrandom: Getrandom) -> Shared {
+        self.getrandom = getrandom;
+        self
+    }
+
+    fn vmclock(&self) -> Option<VmClock> {
+        match self.vmclock {
+            Some(page) => page,
+            None => crate::snapshot::process_vmclock(),
+        }
+    }
+
+    pub(crate) fn snapshot_policy(&self) -> SnapshotPolicy {
+        SnapshotPolicy::from_u8(self.snapshot_policy.load(Relaxed))
+    }
+
+    pub(crate) fn set_snapshot_policy(&self, policy: SnapshotPolicy) {
+        self.snapshot_policy.store(policy.to_u8(), Relaxed);
+    }
+
+    /// Reads the VMClock page (under its sequence lock): when its generation differs from the
+    /// one the random value was drawn under, moves to a fresh clone-divergent random value
+    /// first, then records the generation (a thread that sees the new generation recorded also
+    /// sees the rotation). Returns the generation word and the value read, for the block.
+    #[inline]
+    fn check_vmclock(&self) -> Option<(&'static AtomicU64, u64)> {
+        let page = self.vmclock()?;
+        let reading = page.read()?;
+        if self.vmgen.load(Acquire) != reading.generation {
+            self.rotate_fresh();
+            self.vmgen.store(reading.generation, Release);
+        }
+        Some((page.generation_word(), reading.generation))
+    }
+
+    /// A new clone-divergent random value for the ids, and a new epoch, so that every thread
+    /// drops its block before its next id: what [`crate::reseed`] does. Safe while other
+    /// threads generate; nothing to do before the process's first id (that draw is
+    /// clone-divergent already).
+    pub(crate) fn reseed_now(&self) {
+        let g = self.guard();
+        let me = std::process::id();
+        loop {
+            let holder = g.lock.load(Relaxed);
+            if holder != me
+                && g.lock
+                    .compare_exchange(holder, me, Acquire, Relaxed)
+                    .is_ok()
+            {
+                break;
+            }
+            std::thread::yield_now();
+        }
+        if let Some(owner) = self.current_owner(&g) {
+            self.rotate_fresh();
+            let epoch = self.next_epoch();
+            // The owner word first: a thread that sees the new epoch word then finds its
+            // owner (and one that sees the owner word first waits for the lock).
+            self.owner
+                .store((u64::from(epoch) << 32) | (owner & 0xffff_ffff), Release);
+            g.epoch.store(epoch, Release);
+        }
+        g.lock.store(0, Release);
+    }
+
+    /// The next epoch number (never 0).
+    fn next_epoch(&self) -> u32 {
+        loop {
+            let e = self.last_epoch.fetch_add(1, Relaxed).wrapping_add(1);
+            if e != 0 {
+                return e;
+            }
         }
     }
 
@@ -231,30 +332,36 @@ impl Shared {
             return;
         }
         let offset = u64::from((reading as u32).wrapping_sub(boot as u32));
-        let seen = self.offset.load(Relaxed);
+        let seen = self.offset.load(Acquire);
         if seen == offset {
             return;
         }
         let jump = seen != NO_OFFSET
             && ((offset as u32).wrapping_sub(seen as u32) as i32).unsigned_abs() > JUMP_SECONDS;
-        if self
-            .offset
-            .compare_exchange(seen, offset, Relaxed, Relaxed)
-            .is_ok()
-            && jump
-        {
+        // Rotate before recording the new difference: a thread that reads it recorded has
+        // the new random value too (two threads that both see the jump both rotate, which
+        // is safe: a new random value is a new id space).
+        if jump {
             self.rotate_fresh();
         }
+        self.offset.store(offset, Release);
     }
 
-    /// Moves the ids to a fresh random value from the OS (the fallback mix if it fails).
+    /// Moves the ids to a fresh, clone-divergent random value.
     #[cold]
     fn rotate_fresh(&self) {
+        self.ids.rotate(self.fresh_random());
+    }
+
+    /// A fresh random value that differs between clones: `getrandom` (the fallback mix if it
+    /// fails) mixed with what is not in a VM's memory ([`crate::snapshot::mix_divergent`]).
+    fn fresh_random(&self) -> [u8; 5] {
         let mut fresh = [0u8; 5];
-        if OsEntropy.fill(&mut fresh).is_err() {
+        if (self.getrandom)(&mut fresh).is_err() {
             fallback_fill(&mut fresh);
         }
-        self.ids.rotate(fresh);
+        crate::snapshot::mix_divergent(&mut fresh);
+        fresh
     }
 
     /// This process's identity, drawing it from `entropy` first if needed.
@@ -310,19 +417,20 @@ impl Shared {
                 true
             }
         };
+        // A process restored from a snapshot taken before its first id draws here, maybe from
+        // the same kernel random state as its other copies: mix in what differs between them.
+        crate::snapshot::mix_divergent(&mut buf);
         self.weak.store(weak, Relaxed);
+        if let Some(reading) = self.vmclock().and_then(|p| p.read()) {
+            self.vmgen.store(reading.generation, Release);
+        }
         self.ids.reseed(
             [buf[0], buf[1], buf[2], buf[3], buf[4]],
             u32::from_be_bytes([0, buf[5], buf[6], buf[7]]),
         );
         self.legacy_ids
             .reseed([0; 5], u32::from_be_bytes([0, buf[8], buf[9], buf[10]]));
-        let epoch = loop {
-            let e = self.last_epoch.fetch_add(1, Relaxed).wrapping_add(1);
-            if e != 0 {
-                break e;
-            }
-        };
+        let epoch = self.next_epoch();
         self.owner.store(
             (u64::from(epoch) << 32) | u64::from(std::process::id()),
             Release,
@@ -358,6 +466,10 @@ pub(crate) struct Local {
     /// 1.87 or so, and the MSRV is older), and the epoch it belongs to.
     guard: Cell<Option<&'static AtomicU32>>,
     epoch: Cell<u32>,
+    /// The VMClock generation word (`None`: no VMClock page) and its value when the block was
+    /// reserved: a restore changes it before the copy runs again.
+    vm_word: Cell<Option<&'static AtomicU64>>,
+    vm_generation: Cell<u64>,
     /// The clock reading the block was reserved at (`NO_READING`: none).
     reading: Cell<u64>,
     /// The second the block's ids carry.
@@ -379,6 +491,8 @@ impl Local {
         Local {
             guard: Cell::new(None),
             epoch: Cell::new(0),
+            vm_word: Cell::new(None),
+            vm_generation: Cell::new(0),
             reading: Cell::new(NO_READING),
             secs: Cell::new(0),
             random_hi: Cell::new(0),
@@ -405,6 +519,22 @@ pub(crate) fn set_policy(policy: CapacityPolicy) {
     SHARED.0.ids.set_policy(policy);
 }
 
+/// The process-wide generator's [`SnapshotPolicy`].
+pub(crate) fn snapshot_policy() -> SnapshotPolicy {
+    SHARED.0.snapshot_policy()
+}
+
+/// Sets the process-wide generator's [`SnapshotPolicy`].
+pub(crate) fn set_snapshot_policy(policy: SnapshotPolicy) {
+    SHARED.0.set_snapshot_policy(policy);
+}
+
+/// A fresh clone-divergent random value for the process-wide generator, every thread's block
+/// dropped.
+pub(crate) fn reseed() {
+    SHARED.0.reseed_now();
+}
+
 /// The next id of the process-wide generator, reading `clock`.
 #[inline]
 pub(crate) fn next<M: Mode, C: Clock>(clock: &C) -> Result<ObjectId, M::Error> {
@@ -429,7 +559,8 @@ fn next_slow<M: Mode, C: Clock>(clock: &C, reading: u64) -> Result<ObjectId, M::
     }
 }
 
-/// The next id of `l`'s block, if it is live: same epoch (no fork since), same clock reading.
+/// The next id of `l`'s block, if it is live: same epoch (no fork, no reseed since), same
+/// VMClock generation (no restore since), same clock reading.
 #[inline(always)]
 fn take<M: Mode>(l: &Local, reading: u64) -> Option<ObjectId> {
     let left = l.left.get();
@@ -437,6 +568,9 @@ fn take<M: Mode>(l: &Local, reading: u64) -> Option<ObjectId> {
         && l.guard
             .get()
             .is_some_and(|g| g.load(Relaxed) == l.epoch.get())
+        && l.vm_word
+            .get()
+            .is_none_or(|w| w.load(Relaxed) == l.vm_generation.get())
         && (l.reading.get() == reading || reading == NO_READING)
         && !(M::STRICT && l.weak.get())
     {
@@ -516,40 +650,70 @@ fn refill<M: Mode, C: Clock>(
     elapsed: &impl Elapsed,
     mut reading: u64,
 ) -> Result<ObjectId, M::Error> {
-    let id = s.identity::<M>(&mut OsEntropy)?;
-    s.check_jump(reading, elapsed);
-    let want = if id.guard.kind == GuardKind::Pid {
-        1 // no fork signal: every id goes through the process id check in `identity`
-    } else if l.left.get() == 0 && l.reading.get() == reading && l.epoch.get() == id.epoch {
-        // Used up within the same clock second: this thread is busy, reserve more at once.
-        (l.size.get() * 2).clamp(1, MAX_BLOCK)
-    } else {
-        1
-    };
     // One wait per call at most (it ends at the clock's next second); after it a spent second
     // moves on to a new random value (see `IdSpace::reserve_after_wait`).
     let mut waited = false;
-    let block: IdBlock = loop {
-        let reserved = if waited {
-            s.ids.reserve_after_wait(reading_secs(reading), want)
-        } else {
-            s.ids.reserve(reading_secs(reading), want)
-        };
-        match reserved {
-            Ok(b) => break b,
-            Err(_) => {
-                M::spent()?;
-                clock.wait();
-                waited = true;
-                reading = read::<M>(clock)?;
+    let (id, vm, want, block) = loop {
+        let id = s.identity::<M>(&mut OsEntropy)?;
+        let vm = s.check_vmclock();
+        s.check_jump(reading, elapsed);
+        let want =
+            if id.guard.kind == GuardKind::Pid || s.snapshot_policy() != SnapshotPolicy::Signals {
+                // No fork signal: every id goes through the process id check in `identity`. Or
+                // every id has a random value of its own.
+                1
+            } else if l.left.get() == 0 && l.reading.get() == reading && l.epoch.get() == id.epoch {
+                // Used up within the same clock second: this thread is busy, reserve more at once.
+                (l.size.get() * 2).clamp(1, MAX_BLOCK)
+            } else {
+                1
+            };
+        let block: IdBlock = loop {
+            let reserved = if waited {
+                s.ids.reserve_after_wait(reading_secs(reading), want)
+            } else {
+                s.ids.reserve(reading_secs(reading), want)
+            };
+            match reserved {
+                Ok(b) => break b,
+                Err(_) => {
+                    M::spent()?;
+                    clock.wait();
+                    waited = true;
+                    reading = read::<M>(clock)?;
+                }
             }
+        };
+        // A restore between the check above and the reservation: this block may be one
+        // another copy reserves too. Drop it (its values count as used) and start over.
+        match vm {
+            Some((word, generation)) if word.load(Acquire) != generation => continue,
+            _ => break (id, vm, want, block),
         }
     };
     let (secs, first, len) = (block.timestamp(), block.first(), block.len());
+    if s.snapshot_policy() == SnapshotPolicy::EveryId {
+        // Its own clone-divergent random value; the counter value comes from the shared
+        // counter as always. A block of one: the next id comes here again. With the CPU's
+        // random instruction, 64 fresh bits that differ between clones are mixed into the
+        // value `getrandom` gave the process (no system call per id); without one, `getrandom`
+        // per id as well (after a VMGenID reseed, the kernel's source differs between clones).
+        let mut random = block.random();
+        if !crate::snapshot::mix_divergent(&mut random) {
+            random = s.fresh_random();
+        }
+        let (hi, lo) = pack(random);
+        l.left.set(0);
+        l.size.set(1);
+        return Ok(make(secs, hi, lo, first));
+    }
     // The block's own random value: the one its counter values were reserved under.
     let (hi, lo) = pack(block.random());
     l.guard.set(Some(id.guard.epoch));
     l.epoch.set(id.epoch);
+    l.vm_word.set(vm.map(|(word, _)| word));
+    l.vm_generation
+        .set(vm.map_or(0, |(_, generation)| generation));
     l.reading.set(reading);
     l.secs.set(secs);
     l.random_hi.set(hi);
@@ -600,3 +764,6 @@ fn next_legacy_in<M: Mode, C: Clock>(
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod snapshot_tests;

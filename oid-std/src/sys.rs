@@ -12,6 +12,12 @@
 //! * `clock_gettime(CLOCK_REALTIME_COARSE)` on Linux: the coarse clock's fraction of a second,
 //!   to sleep until its next second when a second's ids are spent.
 //! * `gethostname` for the legacy machine id (feature `legacy`): std cannot read the host name.
+//! * `mmap` of the VMClock page (`/dev/vmclock0`, Linux 7.0+ guests): the hypervisor changes
+//!   its `vm_generation_counter` on every snapshot restore; one load of the mapped word per id
+//!   is the only way to see a restore before the next id without a system call per id.
+//! * RDRAND/RDSEED (x86-64), RNDR (AArch64), the cycle counter and `CLOCK_MONOTONIC_RAW`:
+//!   sources outside a VM's memory, which differ between two clones of one snapshot (std has
+//!   none of them).
 #![allow(unsafe_code)]
 
 use core::sync::atomic::AtomicU32;
@@ -177,4 +183,270 @@ pub(crate) fn host_name() -> Option<Vec<u8>> {
 #[cfg(all(feature = "legacy", not(unix)))]
 pub(crate) fn host_name() -> Option<Vec<u8>> {
     std::env::var_os("COMPUTERNAME").map(|s| s.to_string_lossy().into_owned().into_bytes())
+}
+
+/// The `vmclock_abi` structure of Linux's `include/uapi/linux/vmclock-abi.h` (version 1), as
+/// the little-endian 64-bit words it is made of (112 bytes). Every field the crate reads lies
+/// inside one naturally aligned word: `seq_count` is the high half of word 1, `flags` word 3,
+/// `vm_generation_counter` word 13.
+#[cfg(all(
+    any(target_os = "linux", target_os = "android"),
+    target_has_atomic = "64"
+))]
+pub(crate) type VmClockWords = [core::sync::atomic::AtomicU64; 14];
+
+/// Maps the first page of `path` (the VMClock device `/dev/vmclock0`, or a regular file of the
+/// same layout) read-only and shared, so that the hypervisor's (or a test's) later writes show
+/// through; `None` if it cannot be opened or mapped, or is shorter than the structure. Returns
+/// the mapping's start and length.
+#[cfg(all(
+    any(target_os = "linux", target_os = "android"),
+    target_has_atomic = "64"
+))]
+fn map_vmclock_raw(path: &std::path::Path) -> Option<(*mut VmClockWords, usize)> {
+    use std::os::fd::AsRawFd;
+
+    let file = std::fs::File::open(path).ok()?;
+    let meta = file.metadata().ok()?;
+    // A regular file shorter than the structure would fault (SIGBUS) past its end; the device
+    // is a character device whose size reads 0 and whose page is a whole page.
+    if meta.is_file() && meta.len() < core::mem::size_of::<VmClockWords>() as u64 {
+        return None;
+    }
+    // SAFETY: sysconf has no preconditions.
+    let len = match usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }) {
+        Ok(n) if n >= core::mem::size_of::<VmClockWords>() => n,
+        _ => return None,
+    };
+    // SAFETY: a new read-only shared mapping of the file's first page (the device accepts
+    // exactly one page at offset 0, read-only), at an address of the kernel's choosing: no
+    // existing memory is affected. The descriptor may be closed afterwards; the mapping stays.
+    let page = unsafe {
+        libc::mmap(
+            core::ptr::null_mut(),
+            len,
+            libc::PROT_READ,
+            libc::MAP_SHARED,
+            file.as_raw_fd(),
+            0,
+        )
+    };
+    (page != libc::MAP_FAILED).then_some((page.cast::<VmClockWords>(), len))
+}
+
+/// [`map_vmclock_raw`] as a reference that lives for the rest of the program (never unmapped):
+/// for the tests' own pages.
+#[cfg(all(
+    test,
+    any(target_os = "linux", target_os = "android"),
+    target_has_atomic = "64"
+))]
+pub(crate) fn map_vmclock(path: &std::path::Path) -> Option<&'static VmClockWords> {
+    let (page, _) = map_vmclock_raw(path)?;
+    // SAFETY: as in `process_vmclock_words`: a readable, page-aligned mapping of at least 112
+    // bytes, never unmapped, only read with atomic loads.
+    Some(unsafe { &*page })
+}
+
+/// The process's VMClock mapping of `path()`: mapped by the first call that succeeds (`path` is
+/// not called once it is) and kept for
+/// the rest of the program (a thread that loses a race to publish its own mapping unmaps it).
+/// No lock: a child forked while another thread maps the page must not inherit a held lock.
+#[cfg(all(
+    any(target_os = "linux", target_os = "android"),
+    target_has_atomic = "64"
+))]
+pub(crate) fn process_vmclock_words(
+    path: impl FnOnce() -> std::path::PathBuf,
+) -> Option<&'static VmClockWords> {
+    use core::sync::atomic::AtomicPtr;
+    use core::sync::atomic::Ordering::{AcqRel, Acquire};
+
+    static PAGE: AtomicPtr<VmClockWords> = AtomicPtr::new(core::ptr::null_mut());
+    let published = PAGE.load(Acquire);
+    if !published.is_null() {
+        // SAFETY: see below: a published page is valid for the rest of the program.
+        return Some(unsafe { &*published });
+    }
+    let (fresh, len) = map_vmclock_raw(&path())?;
+    let page = match PAGE.compare_exchange(core::ptr::null_mut(), fresh, AcqRel, Acquire) {
+        Ok(_) => fresh,
+        Err(winner) => {
+            // SAFETY: `fresh` is our own mapping of `len` bytes, never published or read.
+            unsafe { libc::munmap(fresh.cast(), len) };
+            winner
+        }
+    };
+    // SAFETY: `page` is a mapping made by `map_vmclock_raw`: page-aligned (so 8-byte aligned),
+    // at least 112 bytes long and readable; once published it is never unmapped, so it lives
+    // for the rest of the program. It is only read, with atomic loads: a hypervisor (or a
+    // test's writes to the file) may change it at any time, which atomics allow and plain
+    // references would not. `[AtomicU64; 14]` has the layout of `[u64; 14]`. A regular file
+    // truncated below 112 bytes later would fault: the documentation of `OID_STD_VMCLOCK` says
+    // the file must keep its size.
+    Some(unsafe { &*page })
+}
+
+/// A value from the CPU's random number instruction: RDRAND (RDSEED where only it exists) on
+/// x86-64, RNDR on AArch64; `None` where there is none or it failed (after a few retries).
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn cpu_random() -> Option<u64> {
+    #[target_feature(enable = "rdrand")]
+    #[allow(unused_unsafe, reason = "the intrinsic is `unsafe` before Rust 1.87")]
+    unsafe fn rdrand() -> Option<u64> {
+        let mut v = 0u64;
+        for _ in 0..10 {
+            // SAFETY: this function is only called where the CPU has RDRAND (checked below).
+            if unsafe { core::arch::x86_64::_rdrand64_step(&mut v) } == 1 {
+                return Some(v);
+            }
+        }
+        None
+    }
+    #[target_feature(enable = "rdseed")]
+    #[allow(unused_unsafe, reason = "the intrinsic is `unsafe` before Rust 1.87")]
+    unsafe fn rdseed() -> Option<u64> {
+        let mut v = 0u64;
+        for _ in 0..10 {
+            // SAFETY: this function is only called where the CPU has RDSEED (checked below).
+            if unsafe { core::arch::x86_64::_rdseed64_step(&mut v) } == 1 {
+                return Some(v);
+            }
+        }
+        None
+    }
+    match cpu_random_kind() {
+        // SAFETY: the CPU has RDRAND (cpu_random_kind checked it at run time).
+        Some("rdrand") => unsafe { rdrand() },
+        // SAFETY: the CPU has RDSEED (checked likewise).
+        Some("rdseed") => unsafe { rdseed() },
+        _ => None,
+    }
+}
+
+/// A value from the CPU's random number instruction (see the x86-64 version).
+#[cfg(target_arch = "aarch64")]
+pub(crate) fn cpu_random() -> Option<u64> {
+    cpu_random_kind()?;
+    for _ in 0..10 {
+        let v: u64;
+        let failed: u64;
+        // SAFETY: RNDR (the system register s3_3_c2_c4_0) exists: the CPU has FEAT_RNG
+        // (checked at run time above). It only writes the two output registers and the flags
+        // (NZCV = 0b0100 on failure, which `cset` turns into `failed`).
+        unsafe {
+            core::arch::asm!(
+                "mrs {v}, s3_3_c2_c4_0",
+                "cset {f}, eq",
+                v = out(reg) v,
+                f = out(reg) failed,
+                options(nomem, nostack),
+            );
+        }
+        if failed == 0 {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// No CPU random instruction on this architecture.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+pub(crate) fn cpu_random() -> Option<u64> {
+    None
+}
+
+/// The CPU random instruction [`cpu_random`] uses, by name, if the CPU has one.
+pub(crate) fn cpu_random_kind() -> Option<&'static str> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("rdrand") {
+            return Some("rdrand");
+        }
+        if std::arch::is_x86_feature_detected!("rdseed") {
+            return Some("rdseed");
+        }
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        if std::arch::is_aarch64_feature_detected!("rand") {
+            return Some("rndr");
+        }
+    }
+    None
+}
+
+/// The CPU's cycle counter (the TSC).
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn cycle_counter() -> Option<u64> {
+    // SAFETY: RDTSC exists on every x86-64 CPU and has no preconditions.
+    Some(unsafe { core::arch::x86_64::_rdtsc() })
+}
+
+/// The CPU's virtual counter (CNTVCT_EL0).
+#[cfg(target_arch = "aarch64")]
+pub(crate) fn cycle_counter() -> Option<u64> {
+    let v: u64;
+    // SAFETY: CNTVCT_EL0 is readable at EL0 on every AArch64 Linux system (the kernel enables
+    // it for the vDSO's clocks); reading it only writes the output register.
+    unsafe {
+        core::arch::asm!("mrs {v}, cntvct_el0", v = out(reg) v, options(nomem, nostack));
+    }
+    Some(v)
+}
+
+/// No cycle counter read on this architecture.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+pub(crate) fn cycle_counter() -> Option<u64> {
+    None
+}
+
+/// `CLOCK_MONOTONIC_RAW` in nanoseconds (the hardware counter, not slewed by NTP), or `None`.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub(crate) fn monotonic_raw_nanos() -> Option<u64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the whole call.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC_RAW, &mut ts) };
+    if rc != 0 {
+        return None;
+    }
+    let secs = u64::try_from(ts.tv_sec).ok()?;
+    let nanos = u64::try_from(ts.tv_nsec).ok()?;
+    Some(secs.wrapping_mul(1_000_000_000).wrapping_add(nanos))
+}
+
+/// No raw monotonic clock outside Linux.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+pub(crate) fn monotonic_raw_nanos() -> Option<u64> {
+    None
+}
+
+/// Test scaffolding for the clone harness: a raw copy of this process, its end, and waiting
+/// for it (the `unsafe` stays in this module).
+#[cfg(all(test, unix))]
+pub(crate) mod test_fork {
+    /// `fork()`: `Some(0)` in the child, `Some(pid)` in the parent, `None` if it failed.
+    pub(crate) fn fork() -> Option<libc::pid_t> {
+        // SAFETY: fork has no preconditions; the child only runs code that allocates nothing
+        // (its buffers are made before) and leaves with `exit_now`.
+        let pid = unsafe { libc::fork() };
+        (pid >= 0).then_some(pid)
+    }
+
+    /// Ends the child at once with `code`, running no exit handler of the test harness.
+    pub(crate) fn exit_now(code: i32) -> ! {
+        // SAFETY: `_exit` has no preconditions and never returns.
+        unsafe { libc::_exit(code) }
+    }
+
+    /// Waits for child `pid`; whether it exited with status 0.
+    pub(crate) fn wait_ok(pid: libc::pid_t) -> bool {
+        let mut status = 0;
+        // SAFETY: `status` is a valid int for the whole call; `pid` is a child of ours.
+        let rc = unsafe { libc::waitpid(pid, &mut status, 0) };
+        rc == pid && libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
+    }
 }

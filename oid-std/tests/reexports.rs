@@ -19,9 +19,10 @@ mod use_every_core_item {
     #[cfg(feature = "serde")]
     use oid_std::serde;
     use oid_std::{
-        CapacityPolicy, Clock, EntropyError, Error, ErrorKind, FixedClock, FromSliceError,
-        GenerateError, Generator, Hex, IdBlock, IdRange, IdSpace, LegacyParts, ManualClock,
-        ObjectId, ParseError, Parts, TimeOutOfRange, Upper, oid,
+        CapacityPolicy, Clock, DateForm, EntropyError, Error, ErrorKind, FixedClock,
+        FromSliceError, GenerateError, Generator, Hex, IdBlock, IdRange, IdSpace, LegacyParts,
+        ManualClock, ObjectId, ParseError, Parts, PastedDate, PastedDateError, Rfc3339,
+        TimeOutOfRange, Upper, oid,
     };
 }
 
@@ -30,6 +31,7 @@ const NAMED: &[&str] = &[
     "ArchivedObjectId",
     "CapacityPolicy",
     "Clock",
+    "DateForm",
     "Entropy",
     "EntropyError",
     "Error",
@@ -49,7 +51,10 @@ const NAMED: &[&str] = &[
     "ParseError",
     "Parts",
     "Pasted",
+    "PastedDate",
+    "PastedDateError",
     "PastedError",
+    "Rfc3339",
     "RngEntropy",
     "TimeOutOfRange",
     "Upper",

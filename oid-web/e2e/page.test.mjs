@@ -1,51 +1,25 @@
-// End-to-end test of the oid-web page: serves target/web from 127.0.0.1, drives the system
-// Chromium with playwright-core, and checks what a person would see. Run by `cargo xtask web-test`
-// (which builds the page first); screenshots go to target/web/e2e/.
+// End-to-end test of the oid-web page: opens the one-file page target/web/oid.html by file://,
+// as a person who double-clicks it would, in the system Chromium driven by playwright-core, with
+// every network request recorded and refused, and checks what a person would see. Run by
+// `cargo xtask web-test` (which builds the page first); screenshots go to target/web/e2e/.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
-import http from 'node:http';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const siteDir = path.resolve(process.env.OID_WEB_DIR ?? path.join(here, '..', '..', 'target', 'web'));
-const artifacts = path.join(siteDir, 'e2e');
+const pagePath = path.resolve(process.env.OID_WEB_PAGE ?? path.join(here, '..', '..', 'target', 'web', 'oid.html'));
+const pageUrl = pathToFileURL(pagePath).href;
+const artifacts = path.join(path.dirname(pagePath), 'e2e');
 const executablePath = process.env.OID_WEB_CHROMIUM ?? '/usr/bin/chromium';
 const FLAGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm' };
 const HEX_ID = /^[0-9a-f]{24}$/;
-
-/** A static file server for `siteDir` on 127.0.0.1 that records every path asked for. */
-function serve() {
-  const requests = [];
-  const server = http.createServer(async (req, res) => {
-    const { pathname } = new URL(req.url, 'http://127.0.0.1');
-    requests.push(pathname);
-    const file = path.join(siteDir, pathname === '/' ? 'index.html' : decodeURIComponent(pathname));
-    if (!file.startsWith(siteDir + path.sep) || req.method !== 'GET') {
-      res.writeHead(404).end();
-      return;
-    }
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-      res.end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      resolve({ server, requests, origin: `http://127.0.0.1:${server.address().port}` });
-    });
-  });
-}
 
 /** The fields of a hex id, decoded here independently of the page. */
 function parts(id) {
@@ -72,32 +46,35 @@ function assertBatch(ids, count) {
 }
 
 describe('oid-web page in headless Chromium', () => {
-  let site;
   let browser;
   let context;
   let page;
   const problems = [];
+  /** Every request a page made other than for the page's own file (none is expected). */
   const external = [];
+  /** Every request for the page's file. */
+  const loads = [];
 
-  /** A page of `ctx` that records script errors and any request that would leave 127.0.0.1. */
+  /** A page of `ctx` that records script errors. */
   async function open(ctx) {
     const p = await ctx.newPage();
     p.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     p.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
-    await p.goto(site.origin + '/');
+    await p.goto(pageUrl);
     await p.waitForSelector('html[data-ready="true"]', { timeout: 15_000 });
     return p;
   }
 
+  /** A context that records every request and refuses any that would go over the network. */
   async function newContext(options) {
     const ctx = await browser.newContext({ locale: 'en-US', timezoneId: 'Asia/Kolkata', ...options });
-    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.origin });
-    await ctx.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url.startsWith(site.origin + '/')) return route.continue();
-      external.push(url);
-      return route.abort();
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write']);
+    ctx.on('request', (request) => {
+      const url = request.url();
+      if (url === pageUrl) loads.push(url);
+      else if (!url.startsWith('data:')) external.push(url);
     });
+    await ctx.route('**/*', (route) => (route.request().url() === pageUrl ? route.continue() : route.abort()));
     return ctx;
   }
 
@@ -105,7 +82,6 @@ describe('oid-web page in headless Chromium', () => {
 
   before(async () => {
     await mkdir(artifacts, { recursive: true });
-    site = await serve();
     browser = await chromium.launch({ executablePath, headless: true, args: FLAGS, timeout: 30_000 });
     context = await newContext({ viewport: { width: 1000, height: 900 } });
     page = await open(context);
@@ -113,12 +89,13 @@ describe('oid-web page in headless Chromium', () => {
 
   after(async () => {
     await browser?.close();
-    site?.server.close();
   });
 
-  test('loads from the static server alone, with no errors', async () => {
+  test('opens from the one file by file://, requesting nothing else, with no errors', async () => {
+    assert.match(pageUrl, /^file:\/\/.*\/oid\.html$/);
     assert.equal(await page.locator('#load-status').isHidden(), true);
-    assert.deepEqual(new Set(site.requests), new Set(['/', '/oid-web.js', '/oid_web.wasm']));
+    assert.deepEqual(loads, [pageUrl]);
+    assert.deepEqual(external, []);
     assert.equal(await page.locator('meta[name="viewport"]').getAttribute('content'),
       'width=device-width, initial-scale=1');
   });
@@ -133,6 +110,17 @@ describe('oid-web page in headless Chromium', () => {
     assert.ok(first.timestamp >= before && first.timestamp <= after, 'the time is now');
     const status = await page.locator('#generate-status').textContent();
     assert.match(status, new RegExp(`^Generated 100 ids at .*random value ${first.random}, counter 0x`));
+
+    // Inspect one of them: its own fields back, the legacy reading hidden.
+    await page.getByLabel('ObjectId', { exact: true }).fill(ids[42]);
+    await page.getByRole('button', { name: 'Inspect', exact: true }).click();
+    const field = (name) => page.locator(`#inspect-result [data-field="${name}"]`).textContent();
+    assert.equal(await field('hex'), ids[42]);
+    assert.equal(await field('timestamp'), String(first.timestamp));
+    assert.equal(await field('random'), first.random);
+    const counter = (first.counter + 42) % 0x1000000;
+    assert.equal(await field('counter'), `${counter} (0x${counter.toString(16).padStart(6, '0')})`);
+    assert.equal(await page.locator('#inspect-result [data-field="legacy"]').isHidden(), true);
 
     // The next click goes on from the same generator: same random value, next counter.
     await page.getByLabel('How many ids').fill('3');
@@ -176,7 +164,7 @@ describe('oid-web page in headless Chromium', () => {
         return Promise.reject(new DOMException('refused', 'NotAllowedError'));
       };
     });
-    await p.goto(site.origin + '/');
+    await p.goto(pageUrl);
     await p.waitForSelector('html[data-ready="true"]');
     await p.getByRole('button', { name: 'Copy all' }).click();
     assert.equal(await p.locator('#generate-status').textContent(), 'nothing to copy yet: generate some ids first');
@@ -214,8 +202,19 @@ describe('oid-web page in headless Chromium', () => {
     assert.equal(await field('timestamp'), '1350508407');
     assert.equal(await field('random'), 'bcf86cd799');
     assert.equal(await field('counter'), '4427793 (0x439011)');
-    assert.equal(await field('legacy'), 'machine id 0xbcf86c, process id 55193 (0xd799), counter 4427793');
     assert.equal(await page.locator('#inspect-error').isHidden(), true);
+
+    // The legacy reading is hidden until asked for, and says whose layout it is.
+    const legacy = page.locator('#inspect-result [data-field="legacy"]');
+    const legacyTerm = page.locator('#inspect-result dt[data-legacy]');
+    assert.equal(await legacy.isHidden(), true, 'legacy fields hidden by default');
+    assert.equal(await legacyTerm.isHidden(), true);
+    await page.getByLabel(/Show the legacy reading/).check();
+    assert.equal(await legacy.isVisible(), true);
+    assert.equal(await legacyTerm.textContent(), 'Legacy reading (pre-3.4 driver layout)');
+    assert.equal(await field('legacy'), 'machine id 0xbcf86c, process id 55193 (0xd799), counter 4427793');
+    await page.getByLabel(/Show the legacy reading/).uncheck();
+    assert.equal(await legacy.isHidden(), true);
   });
 
   test('an invalid id shows oid-core\'s error instead of a result', async () => {
@@ -307,7 +306,7 @@ describe('oid-web page in headless Chromium', () => {
       'Id: 6553f1003f2a91c8d4003039', 'Read as: extended JSON {"$oid": "…"}', 'Created (UTC): 2023-11-14T22:13:20Z',
     ]);
     assert.ok(lines.includes('Counter: 12345 (0x003039)'), lines.join('\n'));
-    assert.equal(lines.length, 8);
+    assert.equal(lines.length, 7, 'the hidden legacy reading is not copied');
   });
 
   test('the range helper writes the MongoDB filter', async () => {
@@ -387,9 +386,31 @@ describe('oid-web page in headless Chromium', () => {
     await paste(from, 'ObjectID("6553f1003f2a91c8d4003039")');
     assert.equal(await from.inputValue(), '2012-10-18T02:43:27');
     assert.equal(await page.locator('#range-error').textContent(),
-      'From: not an ObjectId: invalid length: expected 24 hex characters, found 36; '
+      'From: not a time or an ObjectId: invalid length: expected 24 hex characters, found 36; '
       + 'did you mean 6553f1003f2a91c8d4003039?');
     await page.getByLabel('UTC').check();
+  });
+
+  test('dates pasted as mongosh and extended JSON write them set From and Until, as the CLI reads them', async () => {
+    const from = page.getByLabel('From');
+    const to = page.getByLabel('Until (exclusive)');
+    const status = page.locator('#range-status');
+    await page.getByLabel('UTC').check();
+    await paste(from, 'ISODate("2012-10-17T21:13:27.000Z")');
+    assert.equal(await from.inputValue(), '2012-10-17T21:13:27');
+    assert.equal(await status.textContent(), 'From: 2012-10-17T21:13:27Z, read from ISODate("…").');
+    await paste(to, '{"$date": {"$numberLong": "1350508408000"}}');
+    assert.equal(await to.inputValue(), '2012-10-17T21:13:28');
+    assert.equal(await status.textContent(), 'Until: 2012-10-17T21:13:28Z, read from extended JSON {"$date": …}.');
+    await paste(from, 'new Date("2012-10-17T23:13:27+02:00")');
+    assert.equal(await from.inputValue(), '2012-10-17T21:13:27');
+    await page.getByRole('button', { name: 'Make filter' }).click();
+    assert.equal(await page.getByLabel('Extended JSON').inputValue(),
+      '{"_id": {"$gte": {"$oid": "507f1f770000000000000000"}, "$lt": {"$oid": "507f1f780000000000000000"}}}');
+    await paste(from, "ISODate('2024-02-30')");
+    assert.equal(await from.inputValue(), '2012-10-17T21:13:27', 'a bad date leaves the field alone');
+    assert.equal(await page.locator('#range-error').textContent(),
+      'From: not a time or an ObjectId: invalid date in ISODate("…"): expected RFC 3339 such as 2024-01-01T00:00:00Z');
   });
 
   test('screenshot of the page in use (target/web/e2e/page.png)', async () => {
@@ -457,18 +478,8 @@ describe('oid-web page in headless Chromium', () => {
     await phone.close();
   });
 
-  test('opened from a file, it says how to serve it instead of failing silently', async () => {
-    const files = await browser.newContext(); // no route: nothing goes over the network here
-    const p = await files.newPage();
-    await p.goto(pathToFileURL(path.join(siteDir, 'index.html')).href);
-    await p.waitForFunction(() => !document.getElementById('load-status').hidden);
-    assert.match(await p.getByRole('alert').first().textContent(),
-      /^could not load oid_web\.wasm \(.*\): a page opened from a file may not fetch its \.wasm, so serve the folder/);
-    assert.equal(await p.getByRole('button', { name: 'Generate' }).isDisabled(), true);
-    await files.close();
-  });
-
-  test('made no request beyond the local server and logged no error', () => {
+  test('requested nothing but the page file itself, and logged no error', () => {
+    assert.ok(loads.length > 0 && loads.every((url) => url === pageUrl), loads.join('\n'));
     assert.deepEqual(external, []);
     assert.deepEqual(problems, []);
   });

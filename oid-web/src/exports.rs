@@ -15,7 +15,7 @@ use core::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
 use oid_core::{Generator, ManualClock};
 
-use crate::logic::{self, BATCH, Error, HEX_LEN, Seed, record};
+use crate::logic::{self, BATCH, Error, HEX_LEN, Seed, record, when_record};
 
 /// Size of the shared buffer: one full batch of hex ids.
 const BUF_LEN: usize = BATCH * HEX_LEN;
@@ -170,6 +170,36 @@ fn inspect(len: usize) -> Result<(), Error> {
     load(input);
     let mut out = [0u8; record::LEN];
     logic::inspect(input, &mut out)?;
+    store(&out);
+    Ok(())
+}
+
+/// Reads the first `len` bytes of the buffer as a pasted time, as the `oid` command's time
+/// arguments read it (oid-core's `PastedDate`: an id in any pasted form, its second;
+/// `ISODate("…")`, `new Date(…)`, `{"$date": …}`). Returns 0 with a 37-byte record in the buffer
+/// (the seconds since the epoch as a little-endian `u32` at 0, at 4 the length of the form's
+/// name, which starts at 5), or minus the length of an error message (for text that is none of
+/// the forms, the id reader's, with its `did you mean` line).
+///
+/// # Examples
+///
+/// ```js
+/// const len = new TextEncoder().encodeInto("ISODate('2012-10-17T21:13:27Z')", buffer).written;
+/// exports.oid_when(len); // 0
+/// new DataView(exports.memory.buffer, exports.oid_buffer()).getUint32(0, true); // 1350508407
+/// ```
+// SAFETY: as for `oid_buffer`.
+#[unsafe(no_mangle)]
+pub extern "C" fn oid_when(len: u32) -> i32 {
+    report(when(len as usize).map(|()| 0))
+}
+
+fn when(len: usize) -> Result<(), Error> {
+    let mut input = [0u8; BUF_LEN];
+    let input = input.get_mut(..len).ok_or(Error::TooLong(BUF_LEN))?;
+    load(input);
+    let mut out = [0u8; when_record::LEN];
+    logic::when(input, &mut out)?;
     store(&out);
     Ok(())
 }

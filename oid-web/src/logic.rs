@@ -5,8 +5,8 @@
 use core::fmt::{self, Write as _};
 
 use oid_core::{
-    Clock, Entropy, EntropyError, GenerateError, Generator, IdRange, ManualClock, ObjectId,
-    PastedError,
+    Clock, DateForm, Entropy, EntropyError, GenerateError, Generator, IdRange, ManualClock,
+    ObjectId, PastedDate, PastedDateError, PastedError,
 };
 
 /// Bytes of one id in the generator's output: its 24 hex characters, no separator.
@@ -50,6 +50,9 @@ pub(crate) enum Error {
     /// The inspected text is not an ObjectId in any pasted form: oid-core's own message, and
     /// its "did you mean" hint on a second line.
     Parse(PastedError),
+    /// A time field's paste is `ISODate(…)`, `new Date(…)` or `{"$date": …}` around a value
+    /// that is not a time (oid-core's message).
+    Date(PastedDateError),
     /// The inspected bytes are not UTF-8 (the page always sends UTF-8).
     NotUtf8,
     /// The inspected text is longer than the shared buffer (this many bytes).
@@ -79,6 +82,7 @@ impl fmt::Display for Error {
                     None => Ok(()),
                 }
             }
+            Error::Date(e) => e.fmt(f),
             Error::NotUtf8 => f.write_str("input is not valid utf-8"),
             Error::TooLong(max) => write!(
                 f,
@@ -209,6 +213,43 @@ pub(crate) fn inspect(input: &[u8], out: &mut [u8; record::LEN]) -> Result<(), E
     Ok(())
 }
 
+/// The record `oid_when` writes: the whole seconds since the epoch as a little-endian `u32`
+/// at 0, the length of the form's name at 4, the name from 5.
+pub(crate) mod when_record {
+    /// The form's name's length (one byte).
+    pub(crate) const FORM_LEN: usize = 4;
+    /// The form's name.
+    pub(crate) const FORM: usize = 5;
+    /// Total length.
+    pub(crate) const LEN: usize = FORM + 32;
+}
+
+/// Reads `input` as a pasted time ([`PastedDate::parse`], the reader of the `oid` command's
+/// time arguments: an id in any pasted form, `ISODate("…")`, `new Date(…)`, `{"$date": …}`)
+/// and writes its second (which must be one an id can hold) and the form's name into `out` in
+/// the [`when_record`] layout. A text that is none of the forms is the id reader's error, with
+/// its hint.
+pub(crate) fn when(input: &[u8], out: &mut [u8; when_record::LEN]) -> Result<u32, Error> {
+    let text = core::str::from_utf8(input).map_err(|_| Error::NotUtf8)?;
+    let date =
+        PastedDate::parse(text).map_err(|e| match (e.form(), ObjectId::parse_pasted(text)) {
+            (None, Err(id)) => Error::Parse(id),
+            _ => Error::Date(e),
+        })?;
+    let secs = u32::try_from(date.unix_seconds()).map_err(|_| Error::TimeOutOfRange)?;
+    let name = match date.form() {
+        DateForm::IsoDate => "ISODate(\"…\")",
+        DateForm::NewDate => "new Date(…)",
+        DateForm::ExtendedJson => "extended JSON {\"$date\": …}",
+        _ => "ObjectId",
+    }
+    .as_bytes();
+    out[..4].copy_from_slice(&secs.to_le_bytes());
+    out[when_record::FORM_LEN] = name.len() as u8;
+    out[when_record::FORM..when_record::FORM + name.len()].copy_from_slice(name);
+    Ok(secs)
+}
+
 /// The ids created in `[from, to)`, times in milliseconds since the Unix epoch as JavaScript
 /// gives them (`NaN`: an open end), through oid-core's [`IdRange`]: the rule the CLI's `range`
 /// and oid-bson's filters use (a fractional end rounds up to the next second; an open end, or one
@@ -258,6 +299,40 @@ mod tests {
         }
         assert_eq!(millis(f64::NAN), Ok(None));
         assert_eq!(millis(f64::INFINITY), Err(Error::TimeOutOfRange));
+    }
+
+    #[test]
+    fn when_reads_what_the_cli_reads() {
+        let mut out = [0u8; when_record::LEN];
+        for (text, form) in [
+            ("507f1f77bcf86cd799439011", "ObjectId"),
+            ("{\"$oid\": \"507f1f77bcf86cd799439011\"}", "ObjectId"),
+            ("ISODate('2012-10-17T21:13:27Z')", "ISODate(\"…\")"),
+            ("new Date(1350508407000)", "new Date(…)"),
+            (
+                "{\"$date\": \"2012-10-17T23:13:27+02:00\"}",
+                "extended JSON {\"$date\": …}",
+            ),
+        ] {
+            assert_eq!(when(text.as_bytes(), &mut out), Ok(1_350_508_407), "{text}");
+            assert_eq!(out[..4], 1_350_508_407u32.to_le_bytes());
+            let n = usize::from(out[when_record::FORM_LEN]);
+            assert_eq!(
+                &out[when_record::FORM..when_record::FORM + n],
+                form.as_bytes()
+            );
+        }
+        let mut err = |text: &str| message(&when(text.as_bytes(), &mut out).unwrap_err());
+        assert_eq!(
+            err("ISODate('2024-02-30')"),
+            "invalid date in ISODate(\"…\"): expected RFC 3339 such as 2024-01-01T00:00:00Z"
+        );
+        assert_eq!(
+            err("ObjectID('507f1f77bcf86cd799439011')"),
+            "invalid length: expected 24 hex characters, found 36\ndid you mean 507f1f77bcf86cd799439011?"
+        );
+        assert!(err("new Date(-1000)").starts_with("time out of range"));
+        assert!(err("ISODate('2106-02-07T06:28:16Z')").starts_with("time out of range"));
     }
 
     fn message(e: &Error) -> String {

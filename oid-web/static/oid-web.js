@@ -1,5 +1,7 @@
-// The page's script: loads oid_web.wasm (oid-core compiled for wasm32-unknown-unknown) and wires
-// the three tools to its exports. Every id is made, parsed and decoded by the wasm; this script
+// The page's script: instantiates oid_web.wasm (oid-core compiled for wasm32-unknown-unknown),
+// which `cargo xtask web` inlines into the one-file page (gzipped, base64, in place of
+// __OID_WASM__), and wires the three tools to its exports. Nothing is fetched: the page works
+// opened from a file, offline. Every id is made, parsed and decoded by the wasm; this script
 // only moves text in and out of its shared buffer and formats dates for people.
 'use strict';
 
@@ -15,7 +17,8 @@
   const $ = (id) => document.getElementById(id);
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
-  const scriptUrl = document.currentScript.src;
+  /** The wasm, gzipped and base64-encoded by `cargo xtask web`. */
+  const WASM = '__OID_WASM__';
 
   /**
    * An error the wasm reported: its message is shown as is. A second line, when there is one, is
@@ -86,6 +89,20 @@
         random: hex(record.subarray(RECORD.random, RECORD.random + 5)),
         form: decoder.decode(record.subarray(RECORD.form, RECORD.form + record[RECORD.formLen])),
       };
+    }
+
+    /**
+     * A time as pasted into From or Until, read as the CLI reads its time arguments (an id in
+     * any pasted form, ISODate("…"), new Date(…), {"$date": …}): `{ secs, form }`.
+     */
+    when(text) {
+      const bytes = encoder.encode(text);
+      const buffer = this.buffer();
+      buffer.set(bytes.subarray(0, buffer.length));
+      this.check(this.x.oid_when(bytes.length));
+      const record = this.buffer();
+      const view = new DataView(record.buffer, record.byteOffset);
+      return { secs: view.getUint32(0, true), form: decoder.decode(record.subarray(5, 5 + record[4])) };
     }
 
     /**
@@ -191,6 +208,13 @@
     const status = $('inspect-status');
     const field = (name) => result.querySelector(`[data-field="${name}"]`);
     let hinted = null;
+    // The legacy reading (machine id, process id) means nothing for ids with a random value,
+    // which every driver has made since 3.4 (2016): shown only when asked for.
+    const legacy = $('inspect-legacy');
+    const showLegacy = () => {
+      for (const el of result.querySelectorAll('[data-legacy]')) el.hidden = !legacy.checked;
+    };
+    legacy.addEventListener('change', showLegacy);
     $('inspect-form').addEventListener('submit', (event) => {
       event.preventDefault();
       status.textContent = '';
@@ -205,6 +229,7 @@
         field('counter').textContent = `${id.counter} (${hexNumber(id.counter, 6)})`;
         field('legacy').textContent = `machine id ${hexNumber(id.machine, 6)}, process id ${id.processId} `
           + `(${hexNumber(id.processId, 4)}), counter ${id.counter}`;
+        showLegacy();
         show(error, '');
         suggestion.hidden = true;
         result.hidden = false;
@@ -221,8 +246,8 @@
       $('inspect-form').requestSubmit();
       input.focus();
     });
-    copyButton($('inspect-copy'), status, 'the result', () => Array.from(result.querySelectorAll('dt'),
-      (dt) => `${dt.textContent}: ${dt.nextElementSibling.textContent}`).join('\n'));
+    copyButton($('inspect-copy'), status, 'the result', () => Array.from(result.querySelectorAll('dt'))
+      .filter((dt) => !dt.hidden).map((dt) => `${dt.textContent}: ${dt.nextElementSibling.textContent}`).join('\n'));
   }
 
   /** Seconds since the epoch for a datetime-local value read in UTC or local time; null if empty. */
@@ -248,7 +273,8 @@
     const status = $('range-status');
     const zone = () => new FormData($('range-form')).get('zone');
     // An id pasted into From or Until (in any form Inspect reads) stands for the second it was
-    // made in.
+    // made in; ISODate("…"), new Date(…) and {"$date": …} for their time (oid-core's PastedDate,
+    // as the CLI reads its time arguments).
     for (const [id, name] of [['range-from', 'From'], ['range-to', 'Until']]) {
       $(id).addEventListener('paste', (event) => {
         const text = event.clipboardData?.getData('text/plain') ?? '';
@@ -256,13 +282,15 @@
         event.preventDefault();
         status.classList.remove('error');
         try {
-          const pasted = oid.inspect(text);
-          $(id).value = dateTimeValue(pasted.timestamp, zone());
+          const { secs, form } = oid.when(text);
+          $(id).value = dateTimeValue(secs, zone());
           show(error, '');
-          status.textContent = `${name}: ${utc(pasted.timestamp)}, the second id ${pasted.hex} was made in.`;
+          status.textContent = form === 'ObjectId'
+            ? `${name}: ${utc(secs)}, the second id ${oid.inspect(text).hex} was made in.`
+            : `${name}: ${utc(secs)}, read from ${form}.`;
         } catch (e) {
           status.textContent = '';
-          show(error, `${name}: not an ObjectId: ${e.message}` + (e.suggestion ? `; ${e.suggestion}` : ''));
+          show(error, `${name}: not a time or an ObjectId: ${e.message}` + (e.suggestion ? `; ${e.suggestion}` : ''));
         }
       });
     }
@@ -305,15 +333,13 @@
   async function main() {
     let exports;
     try {
-      const response = await fetch(new URL('oid_web.wasm', scriptUrl));
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      ({ instance: { exports } } = await WebAssembly.instantiate(await response.arrayBuffer(), {}));
+      // Standard APIs only (Chromium 80+, Firefox 113+, Safari 16.4+): no fetch, so a page
+      // opened from a file works too.
+      const gzipped = Uint8Array.from(atob(WASM), (c) => c.charCodeAt(0));
+      const stream = new Blob([gzipped]).stream().pipeThrough(new DecompressionStream('gzip'));
+      ({ instance: { exports } } = await WebAssembly.instantiate(await new Response(stream).arrayBuffer(), {}));
     } catch (e) {
-      const hint = location.protocol === 'file:'
-        ? ': a page opened from a file may not fetch its .wasm, so serve the folder, e.g. '
-          + '`python3 -m http.server -d target/web` and open http://127.0.0.1:8000/'
-        : '';
-      show($('load-status'), `could not load oid_web.wasm (${e.message})${hint}`);
+      show($('load-status'), `could not start the page's WebAssembly (${e.message}); this browser may be too old`);
       return;
     }
     const oid = new Oid(exports);

@@ -109,6 +109,7 @@ fn steps(r: &mut Runner) {
     );
     crate::nostd::steps(r);
     r.step("web page: wasm + chromium", crate::web::build_and_test);
+    crate::readme_deps::step(r);
     crate::firmware::ci_steps(r);
     crate::verify::ci_steps(r);
     crate::postgres::ci_step(r);

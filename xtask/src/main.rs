@@ -8,6 +8,7 @@ mod msrv;
 mod nostd;
 mod postgres;
 mod provision;
+mod readme_deps;
 mod release;
 #[cfg(test)]
 mod tidy;
@@ -49,11 +50,15 @@ enum Command {
     /// oid-core built alone for the thumb targets (thumbv6m, thumbv7em): the powerset of its
     /// base features, each no_std integration alone and all together.
     Nostd,
-    /// Build the browser page (oid-web for wasm32, opt-level z + LTO) into target/web/ and
-    /// report the .wasm size.
+    /// Build the browser page (oid-web for wasm32, opt-level z + LTO) as one file,
+    /// target/web/oid.html (the wasm inlined), and report its size.
     Web,
-    /// `web`, then the page's end-to-end test in headless Chromium (oid-web/e2e).
+    /// `web`, then the page's end-to-end tests in headless Chromium and Firefox, opened by
+    /// file:// (oid-web/e2e).
     WebTest,
+    /// Every dependency line of ours in the READMEs built as written, in a scratch crate under
+    /// target/readme-deps/, for the host and the targets its comment names.
+    ReadmeDeps,
     /// oid-embedded's self-test firmware under QEMU (3 Cortex-M, 2 RISC-V machines).
     Firmware,
     /// Flash cost (text + rodata + data) of generating and hex-formatting ids on thumbv6m,
@@ -108,6 +113,7 @@ fn main() -> ExitCode {
         Command::Nostd => nostd::nostd(),
         Command::Web => web::web(),
         Command::WebTest => web::web_test(),
+        Command::ReadmeDeps => readme_deps::readme_deps(),
         Command::Firmware => firmware::firmware(),
         Command::Size => firmware::size(),
         Command::Diff => verify::diff(),

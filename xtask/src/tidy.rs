@@ -2,9 +2,8 @@
 //! in the manner of rust-analyzer's `tidy`. Each check is a function over plain inputs, with a
 //! test feeding it a bad input, so that a check that cannot fail would be noticed.
 
-mod imports;
+mod docs;
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -15,11 +14,6 @@ const SKIP_DIRS: &[&str] = &["target", "node_modules", "corpus", "artifacts", ".
 
 /// The published crates: each must have the MSRV line in its README.
 const CRATES: &[&str] = &["oid-core", "oid-std", "oid-bson", "oid-embedded", "oid-cli"];
-
-/// Every `.rs` file under `dir`, skipping [`SKIP_DIRS`].
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    files_with(dir, &["rs"], out);
-}
 
 /// Every file under `dir` whose name ends in one of `extensions` (or is `.ci/run`), skipping
 /// [`SKIP_DIRS`].
@@ -206,28 +200,6 @@ fn crate_dirs(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The import cycles between the files of the crate in `dir` (one message per cycle).
-fn crate_cycles(dir: &Path) -> Vec<String> {
-    let src = dir.join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let mut sources = BTreeMap::new();
-    for f in files {
-        let rel = f
-            .strip_prefix(&src)
-            .unwrap_or(&f)
-            .to_string_lossy()
-            .replace('\\', "/");
-        if let (Some(m), Ok(text)) = (imports::module_of(&rel), fs::read_to_string(&f)) {
-            sources.insert(m, text);
-        }
-    }
-    imports::cycles(&imports::graph(&sources))
-        .iter()
-        .map(|c| imports::show(c))
-        .collect()
-}
-
 /// The manifest lines every published crate has: workspace metadata and registry metadata.
 const MANIFEST_KEYS: &[&str] = &[
     "version.workspace = true",
@@ -293,6 +265,42 @@ fn unversioned_path_deps(manifest: &str) -> Vec<&str> {
         .lines()
         .filter(|l| l.contains("path = \"oid-") && !l.contains("version = "))
         .collect()
+}
+
+/// The most a committed file may weigh: sources and docs are far smaller, so a larger one is
+/// build output or generated data committed by mistake (Cargo.lock files aside).
+const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// The files of `files` (path, size in bytes) larger than [`MAX_FILE_BYTES`], Cargo.lock aside.
+fn oversized(files: &[(String, u64)]) -> Vec<String> {
+    files
+        .iter()
+        .filter(|(path, size)| {
+            *size > MAX_FILE_BYTES && path.rsplit('/').next() != Some("Cargo.lock")
+        })
+        .map(|(path, size)| format!("{path}: {size} bytes"))
+        .collect()
+}
+
+/// The files git tracks under `root`, with their sizes in the working tree; `None` when git
+/// cannot list them (no git, or not a checkout).
+fn tracked_files(root: &Path) -> Option<Vec<(String, u64)>> {
+    let out = std::process::Command::new("git")
+        .args(["ls-files", "-z"])
+        .current_dir(root)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    let list = String::from_utf8_lossy(&out.stdout).into_owned();
+    Some(
+        list.split('\0')
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                let size = fs::metadata(root.join(p)).map_or(0, |m| m.len());
+                (p.to_owned(), size)
+            })
+            .collect(),
+    )
 }
 
 /// Whether the first `rust,ignore` block of `readme` is, line for line, the part of `source`
@@ -383,74 +391,43 @@ mod tests {
     }
 
     #[test]
-    fn no_import_cycles_between_the_files_of_a_crate() {
+    fn no_tracked_file_over_one_mib() {
         let root = project_root();
-        let mut dirs = Vec::new();
-        crate_dirs(&root, &mut dirs);
-        assert!(dirs.len() >= 8, "found only {} crates", dirs.len());
-        let mut all = Vec::new();
-        for dir in dirs {
-            let name = dir
-                .strip_prefix(&root)
-                .unwrap_or(&dir)
-                .display()
-                .to_string();
-            all.extend(
-                crate_cycles(&dir)
-                    .into_iter()
-                    .map(|c| format!("{name}: {c}")),
-            );
-        }
-        assert!(all.is_empty(), "import cycles:\n{}", all.join("\n"));
-    }
-
-    fn module_sources(files: &[(&str, &str)]) -> BTreeMap<imports::Module, String> {
-        files
-            .iter()
-            .map(|(path, src)| (imports::module_of(path).unwrap(), (*src).to_owned()))
-            .collect()
-    }
-
-    #[test]
-    fn the_cycle_check_fails_on_a_cycle() {
-        // cli -> format (use group) -> inspect (inline path) -> cli (super).
-        let sources = module_sources(&[
-            ("main.rs", "mod cli;\nmod format;\nmod inspect;\n"),
-            ("cli.rs", "use crate::{format::{self, Style}, other};\n"),
-            ("format.rs", "fn f() { crate::inspect::run(); }\n"),
-            ("format/table.rs", "use super::super::inspect as i;\n"),
-            ("inspect.rs", "use super::cli::Args;\n"),
-        ]);
-        let found = imports::cycles(&imports::graph(&sources));
-        let shown: Vec<String> = found.iter().map(|c| imports::show(c)).collect();
-        assert_eq!(
-            shown,
-            ["crate::cli -> crate::format -> crate::inspect -> crate::cli"]
+        let files = tracked_files(&root).unwrap_or_else(|| {
+            // Not a git checkout: every file outside build output and npm packages.
+            let mut paths = Vec::new();
+            files_with(&root, TRACKED, &mut paths);
+            paths
+                .iter()
+                .map(|p| {
+                    let rel = p.strip_prefix(&root).unwrap_or(p).display().to_string();
+                    (rel, fs::metadata(p).map_or(0, |m| m.len()))
+                })
+                .collect()
+        });
+        assert!(files.len() > 60, "found only {} files", files.len());
+        let big = oversized(&files);
+        assert!(
+            big.is_empty(),
+            "files over 1 MiB are build output or generated data: remove them from git \
+             (and ignore them):\n{}",
+            big.join("\n")
         );
     }
 
     #[test]
-    fn the_cycle_check_ignores_comments_strings_and_other_crates() {
-        let sources = module_sources(&[
-            ("lib.rs", "mod a;\nmod b;\npub use a::A;\n"),
-            (
-                "a.rs",
-                "mod c;\nuse c::C;\nuse std::fmt;\nuse core::b::X;\n/// See [`crate::b::B`].\nconst S: &str = \"crate::b::B\";\nconst R: &str = r#\"use crate::b;\"#;\nconst C: char = '\"';\nfn f<'a>(x: &'a str) {}\n",
-            ),
-            ("b.rs", "use crate::a::A;\n// use crate::b;\n"),
-            // `super` inside an inline module names this file's module, not its parent.
-            (
-                "a/c.rs",
-                "pub struct C;\n#[cfg(test)]\nmod tests {\n    use super::*;\n}\n",
-            ),
-        ]);
-        let graph = imports::graph(&sources);
-        assert!(imports::cycles(&graph).is_empty(), "{graph:?}");
-        // lib.rs -> a (a child module, relative path) and b -> a are seen.
-        let a = vec!["a".to_owned()];
-        assert!(graph[&Vec::new()].contains(&a));
-        assert!(graph[&vec!["b".to_owned()]].contains(&a));
-        assert!(graph[&a].contains(&vec!["a".to_owned(), "c".to_owned()]));
+    fn the_size_check_fails_on_a_large_file() {
+        let files = [
+            ("src/lib.rs".to_owned(), 40_000),
+            ("Cargo.lock".to_owned(), 3 << 20),
+            ("fuzz/Cargo.lock".to_owned(), 3 << 20),
+            ("oid-web/pkg/oid_web_bg.wasm".to_owned(), (1 << 20) + 1),
+            ("exactly.bin".to_owned(), 1 << 20),
+        ];
+        assert_eq!(
+            oversized(&files),
+            ["oid-web/pkg/oid_web_bg.wasm: 1048577 bytes"]
+        );
     }
 
     #[test]

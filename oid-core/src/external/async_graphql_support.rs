@@ -17,25 +17,20 @@
 //! assert!(<ObjectId as ScalarType>::parse(Value::from(12)).is_err());
 //! ```
 
-use std::borrow::Cow;
-use std::string::{String, ToString};
-use std::sync::Arc;
-use std::vec::Vec;
+use std::string::ToString;
 
-use async_graphql::parser::types::Field;
-use async_graphql::registry::{MetaType, MetaTypeId, Registry};
-use async_graphql::{
-    ContextSelectionSet, InputType, InputValueError, InputValueResult, OutputType, Positioned,
-    ScalarType, ServerResult, Value,
-};
+use async_graphql::{InputValueError, InputValueResult, Scalar, ScalarType, Value};
 
 use crate::ObjectId;
 
-/// The scalar's description in the schema.
-const DESCRIPTION: &str = "A MongoDB ObjectId: 24 hexadecimal digits (12 bytes); input in either case, output in lowercase.";
-
-/// A MongoDB ObjectId: 24 hexadecimal digits (12 bytes); input in either case, output in
-/// lowercase.
+// async-graphql's own `#[Scalar]` writes the `InputType` and `OutputType` impls (and the schema
+// entry: the name, and the doc comment below as the description), so they follow the registry
+// types of whichever async-graphql 7 release the application resolves. A consequence on docs.rs:
+// async-graphql declares `OutputType::resolve` under its own `boxed-trait` feature and under its
+// negation, and rustdoc shows that cfg on every implementation of it, so `ObjectId`'s page has a
+// "non-crate feature `boxed-trait`" badge on that impl; `cargo xtask docsrs` accepts that one.
+#[doc = "A MongoDB ObjectId: 24 hexadecimal digits (12 bytes); input in either case, output in lowercase."]
+#[Scalar(name = "ObjectId")]
 impl ScalarType for ObjectId {
     fn parse(value: Value) -> InputValueResult<Self> {
         match &value {
@@ -46,70 +41,6 @@ impl ScalarType for ObjectId {
 
     fn to_value(&self) -> Value {
         Value::String(self.to_hex().as_str().to_string())
-    }
-}
-
-/// The scalar's schema entry: what `#[Scalar(name = "ObjectId")]` registers.
-fn scalar_meta() -> MetaType {
-    MetaType::Scalar {
-        name: "ObjectId".to_string(),
-        description: Some(DESCRIPTION.to_string()),
-        is_valid: Some(Arc::new(<ObjectId as ScalarType>::is_valid)),
-        visible: None,
-        inaccessible: false,
-        tags: Vec::new(),
-        specified_by_url: None,
-        directive_invocations: Vec::new(),
-    }
-}
-
-// What `#[Scalar(name = "ObjectId")]` would generate, written out so that `OutputType` can be
-// hidden from the docs: async-graphql declares `OutputType::resolve` twice, under its own
-// `boxed-trait` feature and under its negation, and rustdoc puts a trait method's cfg on every
-// implementation of it, so docs.rs showed a "non-crate feature" badge for `boxed-trait` on
-// `resolve`, as if it were a feature of ours (a hand-written impl shows it too). `cargo xtask
-// docsrs` fails on such a badge. `ScalarType`, with the `async-graphql` badge, says what the type is.
-impl InputType for ObjectId {
-    type RawValueType = Self;
-
-    fn type_name() -> Cow<'static, str> {
-        Cow::Borrowed("ObjectId")
-    }
-
-    fn create_type_info(registry: &mut Registry) -> String {
-        registry.create_input_type::<ObjectId, _>(MetaTypeId::Scalar, |_| scalar_meta())
-    }
-
-    fn parse(value: Option<Value>) -> InputValueResult<Self> {
-        <ObjectId as ScalarType>::parse(value.unwrap_or_default())
-    }
-
-    fn to_value(&self) -> Value {
-        <ObjectId as ScalarType>::to_value(self)
-    }
-
-    fn as_raw_value(&self) -> Option<&Self::RawValueType> {
-        Some(self)
-    }
-}
-
-// Hidden for its foreign cfg badge (see above).
-#[doc(hidden)]
-impl OutputType for ObjectId {
-    fn type_name() -> Cow<'static, str> {
-        Cow::Borrowed("ObjectId")
-    }
-
-    fn create_type_info(registry: &mut Registry) -> String {
-        registry.create_output_type::<ObjectId, _>(MetaTypeId::Scalar, |_| scalar_meta())
-    }
-
-    async fn resolve(
-        &self,
-        _: &ContextSelectionSet<'_>,
-        _field: &Positioned<Field>,
-    ) -> ServerResult<Value> {
-        Ok(<ObjectId as ScalarType>::to_value(self))
     }
 }
 

@@ -4,6 +4,70 @@
 //!
 //! [`ObjectId`]: crate::ObjectId
 
+/// Defines `RngEntropy<R>`, the [`Entropy`](crate::Entropy) source over one `rand_core`
+/// version's RNG trait. The type, its constructor and accessors are the same for every version;
+/// the trait, its fallible fill method, the error message and the type's docs are the arguments.
+/// The invoking module imports `Entropy` and `EntropyError`.
+#[cfg(any(feature = "rand_core", feature = "rand_core-0_6"))]
+macro_rules! rng_entropy {
+    (
+        $(#[$doc:meta])*
+        path: $path:literal,
+        trait: $bound:path,
+        fill: $fill:ident,
+        error: $msg:literal $(,)?
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, Default, PartialEq, Eq)]
+        pub struct RngEntropy<R>(R);
+
+        impl<R> RngEntropy<R> {
+            /// Wraps `rng`.
+            ///
+            /// # Examples
+            ///
+            /// ```
+            #[doc = concat!("let entropy = ", $path, "::new(7u8);")]
+            /// assert_eq!(entropy.into_inner(), 7);
+            /// ```
+            pub const fn new(rng: R) -> RngEntropy<R> {
+                RngEntropy(rng)
+            }
+
+            /// The wrapped RNG.
+            ///
+            /// # Examples
+            ///
+            /// ```
+            #[doc = concat!("let entropy = ", $path, "::new(7u8);")]
+            /// assert_eq!(entropy.into_inner(), 7);
+            /// ```
+            pub fn into_inner(self) -> R {
+                self.0
+            }
+
+            /// A mutable reference to the wrapped RNG.
+            ///
+            /// # Examples
+            ///
+            /// ```
+            #[doc = concat!("let mut entropy = ", $path, "::new(7u8);")]
+            /// *entropy.get_mut() += 1;
+            /// assert_eq!(entropy.into_inner(), 8);
+            /// ```
+            pub const fn get_mut(&mut self) -> &mut R {
+                &mut self.0
+            }
+        }
+
+        impl<R: $bound> Entropy for RngEntropy<R> {
+            fn fill(&mut self, dest: &mut [u8]) -> Result<(), EntropyError> {
+                self.0.$fill(dest).map_err(|_| EntropyError::new($msg))
+            }
+        }
+    };
+}
+
 #[cfg(feature = "arbitrary")]
 mod arbitrary_support;
 #[cfg(feature = "async-graphql")]

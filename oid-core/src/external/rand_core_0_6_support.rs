@@ -12,96 +12,40 @@ use rand_core_0_6::RngCore;
 
 use crate::{Entropy, EntropyError};
 
-/// An [`Entropy`] source that draws from a `rand_core` 0.6 [`RngCore`] (including `&mut R`, so a
-/// HAL's RNG can be lent rather than moved). A failure of the RNG's
-/// [`try_fill_bytes`](RngCore::try_fill_bytes) becomes an [`EntropyError`] ("entropy source
-/// failed: rand_core 0.6 rng failed").
-///
-/// # Examples
-///
-/// ```
-/// use oid_core::rand_core_0_6::RngEntropy;
-/// use oid_core::{FixedClock, Generator};
-/// use rand_core_0_6::{Error, RngCore, impls};
-///
-/// // A toy RNG; on a board use the HAL's (embassy_nrf::rng::Rng, esp_hal::rng::Rng, …).
-/// struct Counter(u64);
-/// impl RngCore for Counter {
-///     fn next_u32(&mut self) -> u32 { self.next_u64() as u32 }
-///     fn next_u64(&mut self) -> u64 { self.0 += 1; self.0 }
-///     fn fill_bytes(&mut self, dst: &mut [u8]) { impls::fill_bytes_via_next(self, dst) }
-///     fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Error> {
-///         self.fill_bytes(dst);
-///         Ok(())
-///     }
-/// }
-///
-/// let mut rng = Counter(0);
-/// let generator = Generator::from_entropy(FixedClock::at(1_700_000_000), &mut RngEntropy::new(&mut rng))?;
-/// assert_eq!(generator.next().timestamp(), 1_700_000_000);
-/// # Ok::<(), oid_core::EntropyError>(())
-/// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RngEntropy<R>(R);
-
-impl<R> RngEntropy<R> {
-    /// Wraps `rng`.
+rng_entropy! {
+    /// An [`Entropy`] source that draws from a `rand_core` 0.6 [`RngCore`] (including `&mut R`, so a
+    /// HAL's RNG can be lent rather than moved). A failure of the RNG's
+    /// [`try_fill_bytes`](RngCore::try_fill_bytes) becomes an [`EntropyError`] ("entropy source
+    /// failed: rand_core 0.6 rng failed").
     ///
     /// # Examples
     ///
     /// ```
-    /// # use rand_core_0_6::{Error, RngCore};
-    /// # struct Zero;
-    /// # impl RngCore for Zero {
-    /// #     fn next_u32(&mut self) -> u32 { 0 }
-    /// #     fn next_u64(&mut self) -> u64 { 0 }
-    /// #     fn fill_bytes(&mut self, dst: &mut [u8]) { dst.fill(0) }
-    /// #     fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Error> { dst.fill(0); Ok(()) }
-    /// # }
-    /// use oid_core::Entropy;
     /// use oid_core::rand_core_0_6::RngEntropy;
+    /// use oid_core::{FixedClock, Generator};
+    /// use rand_core_0_6::{Error, RngCore, impls};
     ///
-    /// let mut buf = [1u8; 8];
-    /// RngEntropy::new(Zero).fill(&mut buf)?;
-    /// assert_eq!(buf, [0; 8]);
+    /// // A toy RNG; on a board use the HAL's (embassy_nrf::rng::Rng, esp_hal::rng::Rng, …).
+    /// struct Counter(u64);
+    /// impl RngCore for Counter {
+    ///     fn next_u32(&mut self) -> u32 { self.next_u64() as u32 }
+    ///     fn next_u64(&mut self) -> u64 { self.0 += 1; self.0 }
+    ///     fn fill_bytes(&mut self, dst: &mut [u8]) { impls::fill_bytes_via_next(self, dst) }
+    ///     fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Error> {
+    ///         self.fill_bytes(dst);
+    ///         Ok(())
+    ///     }
+    /// }
+    ///
+    /// let mut rng = Counter(0);
+    /// let generator = Generator::from_entropy(FixedClock::at(1_700_000_000), &mut RngEntropy::new(&mut rng))?;
+    /// assert_eq!(generator.next().timestamp(), 1_700_000_000);
     /// # Ok::<(), oid_core::EntropyError>(())
     /// ```
-    pub const fn new(rng: R) -> RngEntropy<R> {
-        RngEntropy(rng)
-    }
-
-    /// The wrapped RNG.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let entropy = oid_core::rand_core_0_6::RngEntropy::new(7u8);
-    /// assert_eq!(entropy.into_inner(), 7);
-    /// ```
-    pub fn into_inner(self) -> R {
-        self.0
-    }
-
-    /// A mutable reference to the wrapped RNG.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let mut entropy = oid_core::rand_core_0_6::RngEntropy::new(7u8);
-    /// *entropy.get_mut() += 1;
-    /// assert_eq!(entropy.into_inner(), 8);
-    /// ```
-    pub const fn get_mut(&mut self) -> &mut R {
-        &mut self.0
-    }
-}
-
-impl<R: RngCore> Entropy for RngEntropy<R> {
-    fn fill(&mut self, dest: &mut [u8]) -> Result<(), EntropyError> {
-        self.0
-            .try_fill_bytes(dest)
-            .map_err(|_| EntropyError::new("rand_core 0.6 rng failed"))
-    }
+    path: "oid_core::rand_core_0_6::RngEntropy",
+    trait: RngCore,
+    fill: try_fill_bytes,
+    error: "rand_core 0.6 rng failed",
 }
 
 #[cfg(test)]

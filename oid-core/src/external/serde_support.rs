@@ -1,12 +1,18 @@
 //! Serde support (feature `serde`).
 //!
-//! * Human-readable formats (JSON, YAML, TOML, …) get the lowercase hex string.
-//! * Binary formats (bincode, postcard, CBOR, …) get exactly 12 bytes.
+//! * bson's serializers (of any bson version, also wrapped; the rule is
+//!   [`is_bson_serializer`]) get the struct `{"$oid": "<hex>"}`, which bson stores as a native
+//!   ObjectId element (`0x07`), byte for byte what `bson::oid::ObjectId` writes.
+//! * Other human-readable formats (JSON, YAML, TOML, …) get the lowercase hex string.
+//! * Other binary formats (bincode, postcard, CBOR, …) get exactly 12 bytes.
 //! * Deserializing accepts a hex string of any case, 12 bytes (or a sequence of 12 byte values),
 //!   24 bytes holding the hex string (the `{"$oid"}` struct's one field, as postcard and bincode
 //!   hand it over), and the extended-JSON map `{"$oid": "<hex>"}` — which is also how the `bson` crate presents a
 //!   BSON ObjectId element. A non-string `$oid`, extra keys and wrong lengths are rejected with a
 //!   clear message. Nothing on these paths allocates.
+//! * [`ExtendedJsonIds`] writes every id inside a value as `{"$oid": …}`, for a detour through
+//!   a buffer of another format (`serde_json::to_value`, `json!`) on the way to BSON;
+//!   [`extended_json`] does it for one field.
 //!
 //! # Examples
 //!
@@ -20,6 +26,12 @@
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 
+mod bson_rule;
+mod extended_json_ids;
+
+pub use self::bson_rule::{is_bson_serializer, writes_oid_struct};
+pub use self::extended_json_ids::ExtendedJsonIds;
+
 use core::fmt;
 
 use ::serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -29,8 +41,28 @@ use ::serde::{Deserialize, Serialize};
 use crate::ObjectId;
 
 impl Serialize for ObjectId {
+    /// * bson's serializers (bytes, raw documents, `Document`/`Bson`, of bson 3 and bson 2, also
+    ///   wrapped by `serde_path_to_error` or inside bson's `HumanReadable`; the rule is
+    ///   [`is_bson_serializer`]), and inside [`ExtendedJsonIds`]: the struct
+    ///   `{"$oid": "<hex>"}`, which bson writes as an ObjectId element (`0x07`), byte for byte
+    ///   what `bson::oid::ObjectId` writes.
+    /// * Other human-readable formats (JSON, YAML, TOML): the 24 lowercase hex digits.
+    /// * Other binary formats (postcard, bincode, CBOR): the 12 bytes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let id = oid_core::oid!("507f1f77bcf86cd799439011");
+    /// assert_eq!(serde_json::to_string(&id)?, r#""507f1f77bcf86cd799439011""#);
+    /// let native = bson::oid::ObjectId::from_bytes(id.bytes());
+    /// assert_eq!(bson::serialize_to_bson(&id).ok(), Some(bson::Bson::ObjectId(native)));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    #[inline]
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if serializer.is_human_readable() {
+        if writes_oid_struct::<S>() {
+            extended_json::serialize(self, serializer)
+        } else if serializer.is_human_readable() {
             serializer.serialize_str(self.to_hex().as_str())
         } else {
             serializer.serialize_bytes(self.as_bytes())

@@ -263,7 +263,7 @@ impl IdSpace {
     /// static IDS: oid_core::IdSpace = oid_core::IdSpace::new([1, 2, 3, 4, 5], 0);
     /// assert_eq!(IDS.random(), [1, 2, 3, 4, 5]);
     /// ```
-    #[cfg(not(loom))]
+    #[cfg(not(all(test, loom)))]
     pub const fn new(random: [u8; 5], counter: u32) -> IdSpace {
         IdSpace {
             era: AtomicU64::new(era(random, 0)),
@@ -275,8 +275,8 @@ impl IdSpace {
     }
 
     /// An id space with this random value whose counter starts at `counter` (not `const` in
-    /// the loom model, whose atomics cannot be made in a constant).
-    #[cfg(loom)]
+    /// the crate's own loom models, whose atomics cannot be made in a constant).
+    #[cfg(all(test, loom))]
     pub fn new(random: [u8; 5], counter: u32) -> IdSpace {
         IdSpace {
             era: AtomicU64::new(era(random, 0)),

@@ -268,3 +268,54 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn whitespace_inside_an_id_is_named_and_the_id_offered() {
+    for (input, message) in [
+        (
+            "507f1f77 bcf86cd799439011",
+            "invalid length: expected 24 hex characters, found 25 (a space at index 8 splits the id)",
+        ),
+        (
+            " 507f1f77\tbcf86cd7 99439011 ",
+            "invalid length: expected 24 hex characters, found 26 (a tab at index 8 splits the id)",
+        ),
+        (
+            "ObjectId(\"507f1f77bcf86cd79943901 1\")",
+            "invalid length: expected 24 hex characters, found 25 (a space at index 23 splits the id)",
+        ),
+    ] {
+        let err = ObjectId::parse_pasted(input).unwrap_err();
+        assert_eq!(err.to_string(), message, "{input:?}");
+        assert_eq!(err.hint(), Some(id()), "{input:?}");
+    }
+    // Not an id without the spaces: no note, and the usual hint rule.
+    for input in [
+        "507f1f77 bcf86cd79943901",
+        "507f1f77 bcf86cd7994390111",
+        "507f1f77 bcf86cd79943901g",
+        "id: 507f1f77bcf86cd799439011",
+    ] {
+        let err = ObjectId::parse_pasted(input).unwrap_err();
+        assert!(!err.to_string().contains("splits"), "{input:?}: {err}");
+    }
+    assert_eq!(
+        ObjectId::parse_pasted("id: 507f1f77bcf86cd799439011")
+            .unwrap_err()
+            .hint(),
+        Some(id())
+    );
+}
+
+#[test]
+fn map_keys_must_be_quoted_alike() {
+    for input in [
+        "{\"$oid': \"507f1f77bcf86cd799439011\"}",
+        "{'$oid\": \"507f1f77bcf86cd799439011\"}",
+        "{\"$oids\": \"507f1f77bcf86cd799439011\"}",
+        "{$oidx: \"507f1f77bcf86cd799439011\"}",
+        "{\"$oid\" \"507f1f77bcf86cd799439011\"}",
+    ] {
+        assert!(ObjectId::parse_pasted(input).is_err(), "{input}");
+    }
+}

@@ -9,7 +9,7 @@
 
 use core::fmt;
 
-use crate::{ObjectId, ParseError};
+use crate::{ErrorKind, ObjectId, ParseError};
 
 /// The form a pasted id was written in.
 ///
@@ -130,6 +130,9 @@ pub struct PastedError {
     error: ParseError,
     form: Option<Form>,
     hint: Option<ObjectId>,
+    /// The first byte and character index of the whitespace inside an id that is whole
+    /// without it (`507f1f77 bcf86cd799439011`).
+    space: Option<(u8, usize)>,
 }
 
 impl PastedError {
@@ -145,6 +148,24 @@ impl PastedError {
     /// ```
     pub const fn parse_error(&self) -> ParseError {
         self.error
+    }
+
+    /// What went wrong, in the workspace's shared words: the strict parser's kind,
+    /// [`ErrorKind::InvalidLength`] or [`ErrorKind::InvalidCharacter`] (the kind the message
+    /// starts with).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{ErrorKind, ObjectId};
+    /// let err = ObjectId::parse_pasted("ObjectId(\"xyz\")").unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::InvalidLength);
+    /// assert!(err.to_string().starts_with(err.kind().as_str()));
+    /// let err = ObjectId::parse_pasted("507f1f77bcf86cd79943901g").unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::InvalidCharacter);
+    /// ```
+    pub const fn kind(&self) -> ErrorKind {
+        self.error.kind()
     }
 
     /// The form recognised around text that is not an id (`ObjectId("xyz")`: [`Form::Shell`]),
@@ -181,7 +202,19 @@ impl PastedError {
 
 impl fmt::Display for PastedError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.error.fmt(f)
+        self.error.fmt(f)?;
+        match self.space {
+            Some((byte, index)) => {
+                let what = match byte {
+                    b' ' => "a space",
+                    b'\t' => "a tab",
+                    b'\n' | b'\r' => "a line break",
+                    _ => "whitespace",
+                };
+                write!(f, " ({what} at index {index} splits the id)")
+            }
+            None => Ok(()),
+        }
     }
 }
 
@@ -245,11 +278,18 @@ impl ObjectId {
                     None => Form::Hex,
                 },
             }),
-            Err(error) => Err(PastedError {
-                error,
-                form,
-                hint: find(text),
-            }),
+            Err(error) => {
+                let (hint, space) = match joined(inner.as_bytes()) {
+                    Some(id) => (Some(id), first_space(inner.as_bytes())),
+                    None => (find(text), None),
+                };
+                Err(PastedError {
+                    error,
+                    form,
+                    hint,
+                    space,
+                })
+            }
         }
     }
 }
@@ -257,6 +297,56 @@ impl ObjectId {
 // The reader works on bytes with `const fn`s and slice patterns: every delimiter is ASCII, and
 // whitespace is matched by its UTF-8 encoding, so no `str` pattern machinery is needed (it
 // would not be `const`, and it more than doubled what this adds to the web page's wasm).
+
+/// The id `b` holds when its whitespace is left out: 24 hex digits with spaces (ASCII
+/// whitespace) between them, and nothing else. `None` for anything else, including an id with no
+/// whitespace inside.
+const fn joined(b: &[u8]) -> Option<ObjectId> {
+    let mut hex = [0u8; 24];
+    let mut n = 0;
+    let mut spaces = false;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_hexdigit() {
+            if n == 24 {
+                return None;
+            }
+            hex[n] = b[i];
+            n += 1;
+        } else if b[i].is_ascii_whitespace() {
+            spaces = true;
+        } else {
+            return None;
+        }
+        i += 1;
+    }
+    if n != 24 || !spaces {
+        return None;
+    }
+    match core::str::from_utf8(&hex) {
+        Ok(hex) => match ObjectId::parse_str(hex) {
+            Ok(id) => Some(id),
+            Err(_) => None,
+        },
+        Err(_) => None,
+    }
+}
+
+/// The first whitespace byte in `b` (ASCII) and its index, in characters.
+const fn first_space(b: &[u8]) -> Option<(u8, usize)> {
+    let mut i = 0;
+    let mut chars = 0;
+    while i < b.len() {
+        if b[i].is_ascii_whitespace() {
+            return Some((b[i], chars));
+        }
+        if b[i] & 0xc0 != 0x80 {
+            chars += 1;
+        }
+        i += 1;
+    }
+    None
+}
 
 /// The first run of exactly 24 hex digits in `b` that no other hex digit touches.
 const fn find(b: &[u8]) -> Option<ObjectId> {
@@ -315,35 +405,84 @@ const fn call(b: &[u8]) -> Option<&[u8]> {
         Some(_) => return None,
         None => b,
     };
-    let Some(args) = strip_prefix(b, b"ObjectId") else {
+    match call_args(b, b"ObjectId") {
+        Some(args) => quoted(args),
+        None => None,
+    }
+}
+
+/// `name(…)` with spaces allowed before and inside the parentheses: the text inside, trimmed.
+const fn call_args<'a>(b: &'a [u8], name: &[u8]) -> Option<&'a [u8]> {
+    let Some(args) = strip_prefix(b, name) else {
         return None;
     };
     match trim_start(args) {
-        [b'(', inner @ .., b')'] => quoted(trim(inner)),
+        [b'(', inner @ .., b')'] => Some(trim(inner)),
         _ => None,
     }
 }
 
 /// `{"$oid": "…"}`, also with `'$oid'` or `$oid` as the key and single-quoted values.
 const fn oid_map(b: &[u8]) -> Option<&[u8]> {
+    match map_value(b, b"$oid") {
+        Some(value) => quoted(value),
+        None => None,
+    }
+}
+
+/// The value of a map of one entry, `{"key": value}`, the key in double or single quotes or
+/// bare (as mongosh prints it), any spacing: the value's text, trimmed.
+const fn map_value<'a>(b: &'a [u8], key: &[u8]) -> Option<&'a [u8]> {
     let [b'{', body @ .., b'}'] = b else {
         return None;
     };
-    let body = trim(body);
-    let rest = match strip_prefix(body, b"\"$oid\"") {
-        Some(rest) => rest,
-        None => match strip_prefix(body, b"'$oid'") {
+    let rest = match trim(body) {
+        [quote @ (b'"' | b'\''), body @ ..] => match strip_prefix(body, key) {
+            Some([end, rest @ ..]) if *end == *quote => rest,
+            _ => return None,
+        },
+        body => match strip_prefix(body, key) {
             Some(rest) => rest,
-            None => match strip_prefix(body, b"$oid") {
-                Some(rest) => rest,
-                None => return None,
-            },
+            None => return None,
         },
     };
     match trim_start(rest) {
-        [b':', value @ ..] => quoted(trim(value)),
+        [b':', value @ ..] => Some(trim(value)),
         _ => None,
     }
+}
+
+/// A whole number as JSON and JavaScript write one: an optional `-`, then digits; `None` for
+/// anything else or beyond `i64`.
+const fn number(b: &[u8]) -> Option<i64> {
+    let (negative, digits) = match b {
+        [b'-', digits @ ..] => (true, digits),
+        digits => (false, digits),
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let mut n: i64 = 0;
+    let mut i = 0;
+    while i < digits.len() {
+        if !digits[i].is_ascii_digit() {
+            return None;
+        }
+        let d = (digits[i] - b'0') as i64;
+        n = match n.checked_mul(10) {
+            Some(n) => match if negative {
+                n.checked_sub(d)
+            } else {
+                n.checked_add(d)
+            } {
+                Some(n) => n,
+                None => return None,
+            },
+            None => return None,
+        };
+        i += 1;
+    }
+    Some(n)
 }
 
 /// `b` without `prefix`, or `None` when it does not start with it.
@@ -429,3 +568,5 @@ const fn space_at_end(b: &[u8]) -> usize {
 #[cfg(test)]
 #[cfg(not(loom))]
 mod tests;
+
+pub(crate) mod date;
