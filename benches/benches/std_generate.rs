@@ -242,6 +242,19 @@ struct WithOid {
     id: ObjectId,
 }
 
+/// The same id written as the hex string without asking which serializer it is (what the
+/// impl did before it followed `oid_core::serde::is_bson_serializer`): the floor for the rule's
+/// cost.
+#[derive(Serialize)]
+struct WithHexOnly {
+    #[serde(serialize_with = "hex_only")]
+    id: ObjectId,
+}
+
+fn hex_only<S: serde::Serializer>(id: &ObjectId, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(id.to_hex().as_str())
+}
+
 #[derive(Serialize, Deserialize)]
 struct WithUuid {
     id: uuid::Uuid,
@@ -259,6 +272,18 @@ fn serde(c: &mut Criterion) {
     });
     g.bench_function("to_string, uuid Uuid", |b| {
         b.iter(|| black_box(serde_json::to_string(black_box(&theirs))))
+    });
+    let hex = WithHexOnly { id: ours.id };
+    g.bench_function(
+        "to_string, oid_std ObjectId as hex without the bson rule",
+        |b| b.iter(|| black_box(serde_json::to_string(black_box(&hex)))),
+    );
+    g.bench_function("is_bson_serializer alone, serde_json's serializer", |b| {
+        b.iter(|| {
+            black_box(oid_core::serde::is_bson_serializer::<
+                &mut serde_json::Serializer<&mut Vec<u8>>,
+            >())
+        })
     });
     let ours_json = serde_json::to_string(&ours).unwrap_or_default();
     let theirs_json = serde_json::to_string(&theirs).unwrap_or_default();

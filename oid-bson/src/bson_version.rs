@@ -172,6 +172,27 @@ macro_rules! impl_bson_version {
         /// The filter for ids created in `[from, to)` (`None`: open end), bounds rounded to
         /// whole seconds so that no id created in the range is missed: [`IdRange::from_millis`]
         /// and [`range_filter`].
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use oid_bson::bson::{doc, DateTime};
+        /// use oid_bson::{created_between, range_filter, IdRange, ObjectId};
+        ///
+        /// let from = DateTime::from_millis(1_700_000_000_500); // 2023-11-14T22:13:20.500Z
+        /// let to = DateTime::from_millis(1_700_000_060_000);
+        /// assert_eq!(created_between(Some(from), Some(to)), doc! {
+        ///     "$gte": ObjectId::parse_str("6553f1000000000000000000")?,
+        ///     "$lt": ObjectId::parse_str("6553f13c0000000000000000")?,
+        /// });
+        /// assert_eq!(created_between(Some(from), None), doc! {
+        ///     "$gte": ObjectId::parse_str("6553f1000000000000000000")?,
+        ///     "$lte": ObjectId::parse_str("ffffffffffffffffffffffff")?,
+        /// });
+        /// let range = IdRange::from_secs(Some(1_700_000_000), Some(1_700_000_060));
+        /// assert_eq!(range_filter(range), created_between(Some(from), Some(to)));
+        /// # Ok::<(), oid_bson::oid::Error>(())
+        /// ```
         pub fn created_between(
             from: Option<::$b::DateTime>,
             to: Option<::$b::DateTime>,

@@ -20,8 +20,8 @@ mod ext;
 mod external;
 mod id;
 pub mod migration;
-mod ser;
 pub mod serde_helpers;
+mod serde_impl;
 #[cfg(feature = "bson-2")]
 pub mod v2;
 #[cfg(feature = "bson-3")]
