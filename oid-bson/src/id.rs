@@ -51,8 +51,8 @@ pub struct ObjectId(oid_core::ObjectId);
 
 impl ObjectId {
     /// A new id from oid-std's process-wide generator ([`oid_std::new`]): never a duplicate
-    /// within the process (at most 2^24 ids per second and random value; past that it waits for
-    /// the next second), fork-safe, increasing within a thread.
+    /// within the process (past a second's capacity it follows oid-core's
+    /// [`CapacityPolicy`](oid_core::CapacityPolicy)), fork-safe, increasing within a thread.
     ///
     /// # Examples
     ///

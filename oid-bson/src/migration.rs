@@ -173,7 +173,7 @@
 //! | | `bson::oid::ObjectId` | `oid_bson::ObjectId` |
 //! |---|---|---|
 //! | JSON (and other human-readable formats) | `{"$oid": "…"}` | the plain hex string; reading accepts both. Opt back in per field with [`ExtendedJson`](crate::serde_helpers::object_id::ExtendedJson) |
-//! | `new()` | bson's process generator | oid-std's process generator: never a duplicate (at most 2^24 ids per second and random value; past that it waits for the next second), fork-safe |
+//! | `new()` | bson's process generator | oid-std's process generator: never a duplicate (past a second's capacity it waits for the next one; see `oid_core::CapacityPolicy`), fork-safe |
 //! | `{"$oid": …, "x": 1}` read as an id | bson 2's type reads it and drops `x` (from bytes and from a `Document`; bson 2's `Document::from_reader` itself turns it into an ObjectId) | an error on every path that hands it over (bytes, raw document, `Document`, `Bson` of both versions, JSON), also a duplicated `$oid` |
 //!
 //! Everything else is the same: `from_bytes` (`const`), `from_parts`, `bytes` (`const`), `to_hex`,

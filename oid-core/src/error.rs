@@ -214,7 +214,7 @@ pub enum ErrorKind {
     EntropyFailed,
     /// The seed came from a fallback mix because the entropy source failed.
     WeakSeed,
-    /// The 2^24 counter values of the current second are spent: a later second gives more.
+    /// The counter values of the current second are spent: a later second gives more.
     CapacityExhausted,
     /// The generator has not been seeded yet.
     NotInitialized,
@@ -256,7 +256,7 @@ impl fmt::Display for ErrorKind {
 }
 
 /// An id could not be generated: the clock does not know the time
-/// ([`ErrorKind::ClockUnavailable`]), or this second's 2^24 ids are spent
+/// ([`ErrorKind::ClockUnavailable`]), or this second's ids are spent
 /// ([`ErrorKind::CapacityExhausted`]).
 ///
 /// # Examples
@@ -276,7 +276,7 @@ impl GenerateError {
     /// too.
     pub const CLOCK_UNAVAILABLE: GenerateError = GenerateError(ErrorKind::ClockUnavailable);
 
-    /// This second's 2^24 counter values are spent; nothing was used up by the failed call.
+    /// This second's counter values are spent; nothing was used up by the failed call.
     pub const CAPACITY_EXHAUSTED: GenerateError = GenerateError(ErrorKind::CapacityExhausted);
 
     /// What went wrong.
@@ -506,7 +506,7 @@ impl Error {
     pub const ALREADY_INITIALIZED: Error = Error::new(ErrorKind::AlreadyInitialized);
     /// The seed came from a fallback mix because the entropy source failed.
     pub const WEAK_SEED: Error = Error::new(ErrorKind::WeakSeed);
-    /// This second's 2^24 ids are spent.
+    /// This second's ids are spent.
     pub const CAPACITY_EXHAUSTED: Error = Error::new(ErrorKind::CapacityExhausted);
 
     /// An error of `kind` whose message is the kind's alone.

@@ -14,7 +14,7 @@ use oid_core::ErrorKind;
 /// |---|---|---|
 /// | [`ClockUnavailable`](ErrorKind::ClockUnavailable) | `try_next`, `try_fill` | the clock does not know the time (a [`SyncedClock`](crate::SyncedClock) not set yet) |
 /// | [`ClockUnavailable`](ErrorKind::ClockUnavailable) | `SyncedClock::set_unix_time*`, `unset` | another context is setting the clock at this moment (message: "... being set by another context"); nothing changed |
-/// | [`CapacityExhausted`](ErrorKind::CapacityExhausted) | `try_next`, `try_fill` | this second's 2^24 ids are spent; a later second gives more |
+/// | [`CapacityExhausted`](ErrorKind::CapacityExhausted) | `try_next`, `try_fill` | this second's ids are spent; a later second gives more |
 /// | [`NotInitialized`](ErrorKind::NotInitialized) | `try_next`, `try_fill`, `generator` | the shared generator is not seeded yet |
 /// | [`AlreadyInitialized`](ErrorKind::AlreadyInitialized) | `init*` | it was seeded before |
 /// | [`EntropyFailed`](ErrorKind::EntropyFailed) | `init` | the entropy source failed (`entropy()` has its error) |

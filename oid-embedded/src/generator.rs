@@ -72,9 +72,8 @@ impl<C: Clock> SharedGenerator<C> {
     }
 
     /// The generator with this [`CapacityPolicy`] (the default is
-    /// [`Wait`](CapacityPolicy::Wait): a clock set back by more than a second moves to a new
-    /// random value at the clock's second; [`Rotate`](CapacityPolicy::Rotate) also moves on
-    /// when a second's 2^24 ids are spent). [`init_legacy`](Self::init_legacy) always uses
+    /// [`Wait`](CapacityPolicy::Wait); the policy's docs say what each does).
+    /// [`init_legacy`](Self::init_legacy) always uses
     /// [`Fixed`](CapacityPolicy::Fixed). `const`, for a `static`.
     ///
     /// # Examples
@@ -244,7 +243,7 @@ impl<C: Clock> SharedGenerator<C> {
     /// Kind [`NotInitialized`](crate::ErrorKind::NotInitialized) before the generator is
     /// seeded; [`ClockUnavailable`](crate::ErrorKind::ClockUnavailable) while the clock does
     /// not know the time; [`CapacityExhausted`](crate::ErrorKind::CapacityExhausted) when this
-    /// second's 2^24 ids are spent (a later second gives more). A failed call uses up no
+    /// second's ids are spent (a later second gives more). A failed call uses up no
     /// counter value.
     ///
     /// # Examples

@@ -14,7 +14,7 @@ use oid_core::ErrorKind;
 /// | [`ErrorKind::ClockUnavailable`] | `try_new`: the system clock is before 1970 or cannot be read |
 /// | [`ErrorKind::EntropyFailed`] | `try_new`: the OS random source failed when the process had to draw its random value |
 /// | [`ErrorKind::WeakSeed`] | `try_new`: an earlier `new()` drew the random value from the fallback mix because the OS random source failed |
-/// | [`ErrorKind::CapacityExhausted`] | `try_new`: this second's 2^24 ids are spent |
+/// | [`ErrorKind::CapacityExhausted`] | `try_new`: this second's ids are spent |
 ///
 /// A time outside what a timestamp can carry is a different error,
 /// [`TimeOutOfRange`](oid_core::TimeOutOfRange) (from [`UnixTime`](crate::UnixTime)).

@@ -72,8 +72,9 @@ pub fn process_id() -> u16 {
 /// repeats an id (a failing clock or random source is handled as in [`crate::new`]).
 ///
 /// Unlike [`crate::new`], all threads share one counter (one compare-and-swap per id), as in
-/// the older drivers. The same capacity rule holds, for this counter on its own: at most 2^24
-/// ids per second; past that, it sleeps until the next second. A forked child (however it was
+/// the older drivers. The same capacity rule holds, for this counter on its own, under
+/// [`CapacityPolicy::Fixed`](crate::CapacityPolicy::Fixed): past a second's capacity it sleeps
+/// until the next second. A forked child (however it was
 /// forked) gets its own process id and a new counter start.
 ///
 /// # Examples
@@ -93,7 +94,7 @@ pub fn new() -> ObjectId {
 ///
 /// # Errors
 ///
-/// As [`crate::try_new`]: this second's 2^24 legacy ids are spent
+/// As [`crate::try_new`]: this second's legacy ids are spent
 /// ([`ErrorKind::CapacityExhausted`](crate::ErrorKind::CapacityExhausted)), the clock is before
 /// 1970 or unreadable, or the OS random source failed (it draws the counter's start).
 ///

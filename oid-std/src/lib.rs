@@ -36,18 +36,11 @@ pub use oid_core::*;
 /// [`CoarseClock`]; the random value is drawn once per process (again in a forked child,
 /// however it was forked) from [`OsEntropy`].
 ///
-/// * **Capacity:** one second and one random value hold 2^24 (16,777,216) ids. When the
-///   current second's are spent, the process's [`CapacityPolicy`] decides (see
-///   [`set_capacity_policy`]): by default ([`Wait`](CapacityPolicy::Wait)) `new()` sleeps until
-///   the clock's next second ([`CoarseClock`]'s [`Clock::wait`]) and goes on there, so sustained
-///   generation is capped at 2^24 ids per second; under [`Rotate`](CapacityPolicy::Rotate) the
-///   process moves to a new random value and goes on at once.
-/// * **Clock:** a reading up to [`CapacityPolicy::STEP_BACK_TOLERANCE`] behind the newest second
-///   stamped stamps the newest second (timestamps stay monotonic across two threads' readings);
-///   a clock stepping further back (an NTP step, the correction after a forward glitch) moves
-///   the process to a new random value at the clock's own second, so no id repeats and nothing
-///   waits for the clock to catch up. When the clock is before 1970 or unreadable, ids carry
-///   the newest second (1970-01-01 if there never was a reading).
+/// * **Capacity and clock steps:** the process follows its [`CapacityPolicy`] (see
+///   [`set_capacity_policy`]), the one rule of every generator here: by default a spent second
+///   makes `new()` sleep until the clock's next second ([`CoarseClock`]'s [`Clock::wait`]), and
+///   a clock stepping back moves the process to a new random value at once. When the clock is
+///   before 1970 or unreadable, ids carry the newest second (1970-01-01 if there never was one).
 /// * **Snapshots and clones:** a VM restored from a snapshot (twice, or cloned) is seen by the
 ///   VMClock page's generation counter, loaded on every id where `/dev/vmclock0` exists, and,
 ///   on Linux and Android, by a jump of more than a few seconds of the wall clock against
@@ -82,7 +75,7 @@ pub fn new() -> ObjectId {
 ///
 /// [`Error`] of kind:
 ///
-/// * [`ErrorKind::CapacityExhausted`]: this second's 2^24 ids are spent and the
+/// * [`ErrorKind::CapacityExhausted`]: this second's ids are spent and the
 ///   [`capacity_policy`] is [`Wait`](CapacityPolicy::Wait) or [`Fixed`](CapacityPolicy::Fixed)
 ///   (try again in the next second, or call [`new`], which waits for it; under
 ///   [`Rotate`](CapacityPolicy::Rotate) this never happens);
@@ -112,27 +105,15 @@ pub fn try_new() -> Result<ObjectId, Error> {
 }
 
 /// Sets the [`CapacityPolicy`] of the process-wide generator behind [`new`] and [`try_new`]:
-/// what it does when a second's 2^24 ids are spent.
+/// what it does when a second's ids are spent or the clock steps back. [`CapacityPolicy`] says
+/// what each policy does ([`Wait`](CapacityPolicy::Wait) is the default,
+/// [`Rotate`](CapacityPolicy::Rotate) goes on at the machine's speed on a new random value); the
+/// [uniqueness notes](https://github.com/oid-rs/oid/blob/main/docs/uniqueness.md) give what
+/// rotation costs.
 ///
-/// * [`Wait`](CapacityPolicy::Wait), the default: one random value for the process while the
-///   clock behaves (what the ObjectId specification describes); a spent second waits for the
-///   next one ([`new`]) or is an error ([`try_new`]). Sustained generation is capped at 2^24
-///   ids per second.
-/// * [`Rotate`](CapacityPolicy::Rotate): a spent second moves the process to a new random value
-///   and generation goes on at once, at the machine's speed (test and mock data, bulk loads).
-///   Each rotation puts one more random value in use, which raises the (small) chance that
-///   another process draws the same one; the
-///   [uniqueness notes](https://github.com/oid-rs/oid/blob/main/docs/uniqueness.md) give the
-///   figure.
-/// * [`Fixed`](CapacityPolicy::Fixed): one random value whatever happens; a clock stepping back
-///   keeps stamping the newest second until the clock catches up, waiting as long as that
-///   takes once the second is spent.
-///
-/// A clock stepping back by more than [`CapacityPolicy::STEP_BACK_TOLERANCE`] moves to a new
-/// random value under `Wait` and `Rotate` alike. The setting is for the whole process (and a
-/// forked child inherits it); threads generating meanwhile follow it from their next block of
-/// ids. The legacy layout (feature `legacy`) keeps its own counter under `Fixed`: its machine
-/// and process ids take the random value's place and cannot change.
+/// The setting is for the whole process (and a forked child inherits it); threads generating
+/// meanwhile follow it from their next block of ids. The legacy layout (feature `legacy`) keeps
+/// its own counter under `Fixed`: its machine and process ids take the random value's place.
 ///
 /// # Examples
 ///
@@ -142,7 +123,7 @@ pub fn try_new() -> Result<ObjectId, Error> {
 /// assert_eq!(oid_std::capacity_policy(), CapacityPolicy::Wait);
 /// oid_std::set_capacity_policy(CapacityPolicy::Rotate);
 /// assert_eq!(oid_std::capacity_policy(), CapacityPolicy::Rotate);
-/// // try_new() no longer fails when a second's 2^24 ids are spent.
+/// // try_new() no longer fails when a second's ids are spent.
 /// let a = oid_std::try_new()?;
 /// let b = oid_std::try_new()?;
 /// assert!(a < b);
