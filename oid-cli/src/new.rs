@@ -5,7 +5,8 @@
 //! stack and written through the caller's `BufWriter`. So the memory used does not grow with the
 //! count, and no allocation is made per id (in the hex format).
 //!
-//! All ids of a run share the random value and have consecutive counters (modulo 2^24). One
+//! The ids of a run share the random value (except after the clock is set back during the run,
+//! or with `--rotate`: see the README) and have consecutive counters (modulo 2^24). One
 //! second holds 2^24 ids of one random value, so a run never prints a repeat: when the second's
 //! ids are spent, it waits for the next second (and says so once on standard error, unless
 //! `--quiet`). With `--time` every id has the same second, so a count above 2^24 is refused

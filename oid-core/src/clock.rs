@@ -26,18 +26,19 @@ pub trait Clock {
     fn unix_seconds(&self) -> Option<u64>;
 
     /// Called by the infallible [`Generator::next`](crate::Generator::next) and
-    /// [`Generator::fill`](crate::Generator::fill) between two readings while they wait for a
-    /// later second, because the current second's 2^24 ids are spent. The default is a
-    /// spin-loop hint: the caller then busy-waits, one core at 100%, until the clock shows a
-    /// later second. A clock that can sleep (an OS clock, an RTC interrupt, an async timer)
-    /// should sleep until the next second here instead of burning the core; with std, oid-std's
-    /// `SystemClock` and `CoarseClock` do.
+    /// [`Generator::fill`](crate::Generator::fill) when the second the clock reads has its 2^24
+    /// ids spent: at most once per call under the default
+    /// [`CapacityPolicy`](crate::CapacityPolicy) (`Wait`), which after it moves on to a new
+    /// random value if the clock does not read a later second. So it should return when the
+    /// clock reaches its next second, and not much later: a clock that can sleep (an OS clock,
+    /// an RTC interrupt, an async timer) sleeps until then; with std, oid-std's `SystemClock`
+    /// and `CoarseClock` do. The default is a spin-loop hint that returns at once, so a
+    /// generator on such a clock moves on to a new random value instead of waiting (it never
+    /// blocks; under `Rotate` it never waits anyway).
     ///
-    /// The waits are short under the [`CapacityPolicy`](crate::CapacityPolicy)s that change
-    /// the random value (`Wait`, the default: at most about two seconds; `Rotate`: none): a
-    /// clock stepping back moves to a new random value instead of waiting for the clock to catch
-    /// up. Long waits remain under `Fixed` (the legacy layout) after a step back, and when the
-    /// clock gives no reading (the generator then stamps the newest second, which may be spent).
+    /// Under `Fixed` (the legacy layout, whose random value never changes) the generator calls
+    /// it until the clock reads a later second, which after a step back of the clock, or with
+    /// no reading, can take long.
     ///
     /// # Examples
     ///

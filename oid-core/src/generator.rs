@@ -22,8 +22,9 @@ pub use self::space::{IdBlock, IdSpace};
 ///   ([`Wait`](CapacityPolicy::Wait)) [`try_next`](Self::try_next) and
 ///   [`try_fill`](Self::try_fill) return an error of kind
 ///   [`CapacityExhausted`](crate::ErrorKind::CapacityExhausted) and use up nothing, while
-///   [`next`](Self::next) and [`fill`](Self::fill) wait (calling [`Clock::wait`]) until the
-///   clock reads a later second, at most about a second; with
+///   [`next`](Self::next) and [`fill`](Self::fill) wait once (one [`Clock::wait`], which ends
+///   at the clock's next second), and move on to a new random value if the clock reads an
+///   earlier second or still the spent one: no call waits longer than the rest of a second; with
 ///   [`Rotate`](CapacityPolicy::Rotate) the generator moves to a new random value and goes on
 ///   at once (sustained generation at the machine's speed).
 /// * **Clock steps.** A clock stepping back by up to
@@ -288,10 +289,12 @@ impl<C: Clock> Generator<C> {
 
     /// The next id, never failing and never a repeat.
     ///
-    /// * When this second's 2^24 ids are spent, it waits ([`Clock::wait`] between readings)
-    ///   until the clock reads a later second (under [`CapacityPolicy::Rotate`] it moves to a
-    ///   new random value instead); with a clock that never moves and the default policy,
-    ///   forever.
+    /// * When this second's 2^24 ids are spent and the clock reads it, it waits once (one
+    ///   [`Clock::wait`], which should end at the clock's next second); if the clock then reads
+    ///   a later second, the id comes from it, otherwise (and at once when the clock reads an
+    ///   earlier second, or under [`CapacityPolicy::Rotate`]) from a new random value. Under
+    ///   [`CapacityPolicy::Fixed`] it waits until the clock reads a later second, with a clock
+    ///   that never moves forever.
     /// * When the clock answers `None`, the newest second already stamped is used (0, i.e.
     ///   1970-01-01, if there never was a reading).
     ///
@@ -328,11 +331,13 @@ impl<C: Clock> Generator<C> {
     #[cold]
     #[inline(never)]
     fn next_slow(&self, mut reading: Option<u32>) -> ObjectId {
+        let mut wait = true;
         loop {
-            match self.ids.take(reading, 1, false) {
+            match self.ids.take(reading, 1, false, wait) {
                 Ok(block) => return block.first_id(),
-                Err(Spent(_)) => {
+                Err(Spent) => {
                     self.clock.wait();
+                    wait = false;
                     reading = self.read();
                 }
             }
@@ -363,9 +368,9 @@ impl<C: Clock> Generator<C> {
     #[inline]
     pub fn try_next(&self) -> Result<ObjectId, GenerateError> {
         let secs = self.read().ok_or(GenerateError::CLOCK_UNAVAILABLE)?;
-        match self.ids.take(Some(secs), 1, false) {
+        match self.ids.take(Some(secs), 1, false, true) {
             Ok(block) => Ok(block.first_id()),
-            Err(Spent(_)) => Err(GenerateError::CAPACITY_EXHAUSTED),
+            Err(Spent) => Err(GenerateError::CAPACITY_EXHAUSTED),
         }
     }
 
@@ -388,14 +393,18 @@ impl<C: Clock> Generator<C> {
     /// ```
     pub fn fill(&self, out: &mut [ObjectId]) {
         let mut rest = out;
+        let mut wait = true;
         while !rest.is_empty() {
             let want = u32::try_from(rest.len()).map_or(CAPACITY, |n| n.min(CAPACITY));
-            match self.ids.take(self.read(), want, true) {
+            match self.ids.take(self.read(), want, true, wait) {
                 Ok(block) => {
                     let n = block.write(rest);
                     rest = &mut rest[n..];
                 }
-                Err(Spent(_)) => self.clock.wait(),
+                Err(Spent) => {
+                    self.clock.wait();
+                    wait = false;
+                }
             }
         }
     }
@@ -432,8 +441,8 @@ impl<C: Clock> Generator<C> {
             .ok_or(GenerateError::CAPACITY_EXHAUSTED)?;
         let block = self
             .ids
-            .take(Some(secs), want, false)
-            .map_err(|Spent(_)| GenerateError::CAPACITY_EXHAUSTED)?;
+            .take(Some(secs), want, false, true)
+            .map_err(|Spent| GenerateError::CAPACITY_EXHAUSTED)?;
         block.write(out);
         Ok(())
     }

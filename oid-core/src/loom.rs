@@ -13,13 +13,13 @@
 //!   `--cfg loom` for the whole graph, and must still get the plain atomics and `const`
 //!   constructors (loom is a dev-dependency).
 
-// The capacity policy's byte is read on the slow paths only and set before the models' threads
-// start, so it stays a plain atomic under loom (not part of the explored schedule). Targets
-// without compare-and-swap still load and store a byte natively.
+// The capacity policy's byte and the rotation step are read on the slow paths only and set
+// before the models' threads start, so they stay plain atomics under loom (not part of the
+// explored schedule). Targets without compare-and-swap still load and store them natively.
 #[cfg(not(feature = "portable-atomic"))]
-pub(crate) use core::sync::atomic::AtomicU8;
+pub(crate) use core::sync::atomic::{AtomicU8, AtomicU32};
 #[cfg(feature = "portable-atomic")]
-pub(crate) use portable_atomic::AtomicU8;
+pub(crate) use portable_atomic::{AtomicU8, AtomicU32};
 
 #[cfg(all(test, loom))]
 pub(crate) use loom::hint::spin_loop;

@@ -322,12 +322,12 @@ impl<T: TickSource, const HZ: u32> SyncedClock<T, HZ> {
     }
 }
 
-/// `wait` (called by the infallible `Generator::next`/`fill` while this second's 2^24 ids are
-/// spent) is a spin-loop hint: the next second comes from the tick source, which this clock
-/// cannot sleep on. So never call `next`/`fill` where the ticks cannot advance meanwhile (an
-/// interrupt handler that outranks the timer interrupt counting them): use `try_next`/`try_fill`
-/// there, which return [`ErrorKind::CapacityExhausted`](crate::ErrorKind::CapacityExhausted)
-/// instead of waiting.
+/// `wait` (called once by the infallible `Generator::next`/`fill` when the second the clock
+/// reads has its 2^24 ids spent) spins until this clock reads another second: the next one
+/// comes from the tick source, which this clock cannot sleep on. So never call `next`/`fill`
+/// where the ticks cannot advance meanwhile (an interrupt handler that outranks the timer
+/// interrupt counting them): use `try_next`/`try_fill` there, which return
+/// [`ErrorKind::CapacityExhausted`](crate::ErrorKind::CapacityExhausted) instead of waiting.
 impl<T: TickSource, const HZ: u32> Clock for SyncedClock<T, HZ> {
     #[inline]
     fn unix_seconds(&self) -> Option<u64> {
@@ -337,9 +337,12 @@ impl<T: TickSource, const HZ: u32> Clock for SyncedClock<T, HZ> {
         Some(secs.saturating_add(div_u64(elapsed, HZ)))
     }
 
-    #[inline]
     fn wait(&self) {
-        core::hint::spin_loop();
+        let start = self.unix_seconds();
+        // Unset: no second to wait for (the generator then moves on to a new random value).
+        while start.is_some() && self.unix_seconds() == start {
+            core::hint::spin_loop();
+        }
     }
 }
 

@@ -21,12 +21,13 @@
 //!   2^24 values, each once, the unused rest of a block counting as used, a block at the edge
 //!   of a second cut to what is left. What a spent second does is the id space's
 //!   [`CapacityPolicy`] (process-wide, [`crate::set_capacity_policy`]): under `Wait` (the
-//!   default) `new()` sleeps until the clock's next second ([`Clock::wait`]) and `try_new()`
-//!   returns an error of kind `CapacityExhausted`; under `Rotate` the id space moves to a new
-//!   random value and both go on at once. A reading up to a second behind the newest second
-//!   stamps the newest one; a clock stepping further back moves the id space to a new random
-//!   value at the clock's own second (a new value is a new id space: nothing made before can
-//!   repeat).
+//!   default) `new()` sleeps once, until the clock's next second ([`Clock::wait`]), and
+//!   `try_new()` returns an error of kind `CapacityExhausted`, when the clock reads the spent
+//!   second itself; in every other case (a reading behind it, or still it after the one
+//!   wait) and under `Rotate`, the id space moves to a new random value and goes on at once.
+//!   A reading up to a second behind the newest second stamps the newest one; a clock
+//!   stepping further back moves the id space to a new random value at the clock's own
+//!   second (a new value is a new id space: nothing made before can repeat).
 //! * **After a fork:** a block is used only while the epoch word still holds the block's
 //!   epoch: one relaxed load per id of a word every core keeps in its cache. In a child, the
 //!   word reads 0 (wiped by the kernel, or by the `pthread_atfork` handler), so the forking
@@ -649,6 +650,9 @@ fn refill<M: Mode, C: Clock>(
     elapsed: &impl Elapsed,
     mut reading: u64,
 ) -> Result<ObjectId, M::Error> {
+    // One wait per call at most (it ends at the clock's next second); after it a spent second
+    // moves on to a new random value (see `IdSpace::reserve_after_wait`).
+    let mut waited = false;
     let (id, vm, want, block) = loop {
         let id = s.identity::<M>(&mut OsEntropy)?;
         let vm = s.check_vmclock();
@@ -665,11 +669,17 @@ fn refill<M: Mode, C: Clock>(
                 1
             };
         let block: IdBlock = loop {
-            match s.ids.reserve(reading_secs(reading), want) {
+            let reserved = if waited {
+                s.ids.reserve_after_wait(reading_secs(reading), want)
+            } else {
+                s.ids.reserve(reading_secs(reading), want)
+            };
+            match reserved {
                 Ok(b) => break b,
                 Err(_) => {
                     M::spent()?;
                     clock.wait();
+                    waited = true;
                     reading = read::<M>(clock)?;
                 }
             }

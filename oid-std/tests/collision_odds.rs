@@ -108,24 +108,35 @@ fn tables() -> String {
     t
 }
 
-/// Random values a process uses in a day at `rate` ids per second under `CapacityPolicy::Rotate`:
-/// one per 2^24 ids (under `Wait` a process stays at one, capped at 2^24 ids per second).
-fn values_in_a_day(rate: f64) -> f64 {
-    (rate * 86_400.0 / COUNTERS).ceil().max(1.0)
+/// Random values a process uses over `seconds` of steady load at `rate` ids per second under
+/// `CapacityPolicy::Rotate`. A new second opens with the value in use (no change); a change comes
+/// only when a second's 2^24 ids are spent within it, so a second of `rate` ids uses
+/// `ceil(rate / 2^24)` values, all but the first new. Under `Wait` a process stays at one value
+/// (capped at 2^24 ids per second; a burst waits).
+fn values_used(rate: f64, seconds: f64) -> f64 {
+    1.0 + seconds * ((rate / COUNTERS).ceil() - 1.0).max(0.0)
 }
 
-/// Two processes each using `v` consecutive values of the one cycle through all 2^40 (from
-/// random starting points) share one with probability `(2v - 1) / 2^40`.
+fn values_in_a_day(rate: f64) -> f64 {
+    values_used(rate, 86_400.0)
+}
+
+/// Two processes each using `v` values share one with probability about `(2v - 1) / 2^40`
+/// (runs on a cycle from random starting points; per-process steps make the values scattered
+/// instead, `1 - (1 - v / 2^40)^v`, the same to the digits shown).
 fn rotation_table() -> String {
     let mut t = String::from(
-        "| ids per second, for a day | random values used | two such processes share one | any two of 1,000 such processes |\n\
-         |---:|---:|---:|---:|\n",
+        "| load | random values used | two such processes share one | any two of 1,000 such processes |\n\
+         |---|---:|---:|---:|\n",
     );
     for (label, v) in [
-        ("any, under `Wait`", 1.0),
-        ("2^24, under `Rotate`", values_in_a_day(COUNTERS)),
-        ("10^8, under `Rotate`", values_in_a_day(1e8)),
-        ("10^9, under `Rotate`", values_in_a_day(1e9)),
+        ("any, under `Wait`; up to 2^24 ids/s under `Rotate`", 1.0),
+        (
+            "a burst of 10^9 ids at 10^8 ids/s, under `Rotate`",
+            values_used(1e8, 10.0),
+        ),
+        ("10^8 ids/s for a day, under `Rotate`", values_in_a_day(1e8)),
+        ("10^9 ids/s for a day, under `Rotate`", values_in_a_day(1e9)),
     ] {
         let q = (2.0 * v - 1.0).min(RANDOM_VALUES);
         t += &format!(
@@ -138,11 +149,172 @@ fn rotation_table() -> String {
     t
 }
 
+/// Seconds in a (365-day) year.
+const YEAR: f64 = 365.0 * 86_400.0;
+
+/// Expected repeated ids in a year among `n` processes making `rate` ids per second each.
+/// Per pair and second: each value one process uses in that second equals each value the other
+/// uses with probability 2^-40, and two values in use share `rate_on_it^2 / 2^24` counters on
+/// average (ranges of consecutive counters at independent random offsets); summed over the
+/// `ceil(rate / 2^24)` values of each, `rate^2 / 2^24` whatever the policy. This holds for any
+/// derivation of new values that leaves each value uniform: the derivation decides only how the
+/// repeats cluster (see `meeting`).
+fn expected_repeats(n: u64, rate: f64) -> f64 {
+    pairs(n) * rate * rate / COUNTERS / RANDOM_VALUES * YEAR
+}
+
+fn repeats_table() -> String {
+    let mut t = String::from(
+        "| processes running at once | expected repeated ids in a year, 1,000 ids/s each | 100,000 ids/s each | 2^24 ids/s each |\n\
+         |---:|---:|---:|---:|\n",
+    );
+    for n in [10_000u64, 1_000_000] {
+        t += &format!(
+            "| {} | {} | {} | {} |\n",
+            with_commas(n),
+            show_count(expected_repeats(n, 1_000.0)),
+            show_count(expected_repeats(n, 100_000.0)),
+            show_count(expected_repeats(n, COUNTERS)),
+        );
+    }
+    t
+}
+
+/// A count: whole numbers with commas up to 10^7, else two significant digits.
+fn show_count(x: f64) -> String {
+    if x < 1.0 {
+        show(x)
+    } else if x < 1e7 {
+        with_commas(x.round() as u64)
+    } else {
+        let s = format!("{x:.1e}");
+        match s.split_once('e') {
+            Some((mantissa, exp)) => format!("{mantissa} × 10^{exp}"),
+            None => s,
+        }
+    }
+}
+
+#[test]
+fn repeats_figures_match_the_page() {
+    // The issue's figures: 10^4 processes at 1,000 ids/s, about 85 a year; 10^6, about 8.5e5.
+    assert_eq!(expected_repeats(10_000, 1_000.0).round(), 85.0);
+    assert!((expected_repeats(1_000_000, 1_000.0) / 8.547e5 - 1.0).abs() < 1e-3);
+    // Steady load uses one value up to 2^24 ids/s, then one more per 2^24 each second.
+    assert_eq!(values_in_a_day(COUNTERS), 1.0);
+    assert_eq!(values_in_a_day(COUNTERS + 1.0), 86_401.0);
+    assert_eq!(values_in_a_day(1e8), 432_001.0);
+    assert_eq!(values_used(1e8, 10.0), 51.0);
+    // Two ranges of `r` consecutive counters at independent offsets share r^2 / 2^24 on
+    // average: exactly, by counting, on a small counter space.
+    let (space, r) = (64u32, 5u32);
+    let shared: u32 = (0..space)
+        .map(|d| (0..r).filter(|i| ((d + space - i) % space) < r).count() as u32)
+        .sum();
+    assert_eq!(shared, r * r);
+    let page = include_str!("../../docs/uniqueness.md");
+    let start = "<!-- repeats: generated by tests/collision_odds.rs -->\n";
+    let computed = repeats_table();
+    println!("{computed}");
+    let Some(from) = page.find(start) else {
+        panic!("docs/uniqueness.md lacks the repeats markers; the table is:\n{computed}");
+    };
+    let body = &page[from + start.len()..];
+    let to = body
+        .find("<!-- /repeats -->")
+        .expect("the closing repeats marker");
+    assert_eq!(
+        &body[..to],
+        computed,
+        "docs/uniqueness.md's repeats table is stale"
+    );
+}
+
+/// Blocks `(first counter, length)` by second and random value.
+type Blocks = std::collections::HashMap<(u32, [u8; 5]), Vec<(u32, u32)>>;
+
+/// Repeated ids, and the random values of each id space in order.
+type Meeting = (u64, Vec<[u8; 5]>, Vec<[u8; 5]>);
+
+/// Repeated ids between two `Rotate` id spaces under equal load: each reserves whole seconds
+/// (2^24 ids, so every reservation in a second after the first moves on to a new value) from
+/// the same clock, `per_second` times a second for `seconds` seconds. Returns the repeated ids
+/// and both sequences of random values.
+fn meeting(
+    a: &oid_std::IdSpace,
+    b: &oid_std::IdSpace,
+    seconds: u32,
+    per_second: u32,
+) -> Result<Meeting, oid_std::GenerateError> {
+    let mut blocks = Blocks::new();
+    let (mut va, mut vb) = (Vec::new(), Vec::new());
+    let mut repeated = 0u64;
+    for second in 1_700_000_000..1_700_000_000 + seconds {
+        for _ in 0..per_second {
+            for (space, values) in [(a, &mut va), (b, &mut vb)] {
+                let block = space.reserve(Some(second), oid_std::IdSpace::CAPACITY)?;
+                values.push(block.random());
+                let key = (block.timestamp(), block.random());
+                let range = (block.first() & 0xff_ffff, block.len());
+                for &other in blocks.get(&key).into_iter().flatten() {
+                    repeated += shared_counters(range, other);
+                }
+                blocks.entry(key).or_default().push(range);
+            }
+        }
+    }
+    Ok((repeated, va, vb))
+}
+
+/// Counters two blocks `(first, len)` share, modulo 2^24.
+fn shared_counters(a: (u32, u32), b: (u32, u32)) -> u64 {
+    let m = 1u64 << 24;
+    let (a0, b0) = (u64::from(a.0), u64::from(b.0));
+    // Unwrapped on a line of three laps, `a` in the middle one.
+    (0..3)
+        .map(|lap| {
+            let lo = (a0 + m).max(b0 + lap * m);
+            let hi = (a0 + m + u64::from(a.1)).min(b0 + lap * m + u64::from(b.1));
+            hi.saturating_sub(lo)
+        })
+        .sum()
+}
+
+#[test]
+fn two_rotate_spaces_that_meet_repeat_only_the_second_they_meet_in() {
+    use oid_std::{CapacityPolicy, IdSpace};
+    let space = |random, counter| IdSpace::new(random, counter).with_policy(CapacityPolicy::Rotate);
+    let v = [0x3f, 0x2a, 0x91, 0xc8, 0xd4];
+    // On the same random value (their counters differ, as two processes' do): the first
+    // second's first value is shared, 2^24 ids, then each goes its own way.
+    let (repeated, va, vb) = meeting(&space(v, 7), &space(v, 0x80_0000), 3, 3).unwrap();
+    assert_eq!(repeated, 1 << 24, "{va:?} {vb:?}");
+    assert!(
+        va[1..].iter().all(|x| !vb[1..].contains(x)),
+        "{va:?} {vb:?}"
+    );
+    // One step apart: b starts on a's next value, which a reaches with its second block of
+    // the first second; that one block repeats, nothing after it.
+    let probe = space(v, 7);
+    probe.reserve(Some(1), IdSpace::CAPACITY).unwrap();
+    let next = probe.reserve(Some(1), 1).unwrap().random();
+    let (repeated, va, vb) = meeting(&space(v, 7), &space(next, 0x80_0000), 3, 3).unwrap();
+    assert_eq!((va[1], vb[0]), (next, next));
+    assert_eq!(repeated, 1 << 24, "{va:?} {vb:?}");
+    // Ids in the overlap count once per pair of blocks: a block against itself is no repeat.
+    assert_eq!(shared_counters((5, 10), (5, 10)), 10);
+    assert_eq!(shared_counters((0xff_fffe, 4), (0, 1)), 1);
+    assert_eq!(shared_counters((10, 5), (20, 5)), 0);
+    // Apart (independent draws): nothing repeats.
+    let (repeated, ..) = meeting(&space(v, 7), &space([1, 2, 3, 4, 5], 7), 3, 3).unwrap();
+    assert_eq!(repeated, 0);
+}
+
 #[test]
 fn rotation_figures_match_the_page() {
-    // 10^8 ids per second for a day: 8.64 × 10^12 ids, 514,984.46 seconds' worth of 2^24.
-    assert_eq!(values_in_a_day(1e8), 514_985.0);
-    assert_eq!(values_in_a_day(COUNTERS), 86_400.0);
+    // 10^8 ids per second: 5.96 seconds' worth of 2^24 each second, 6 values a second of which
+    // 5 are new: 432,001 in a day.
+    assert_eq!(values_in_a_day(1e8), 432_001.0);
     assert_eq!(values_in_a_day(1.0), 1.0);
     // Intervals on a cycle, by counting: starts of two runs of 3 on a cycle of 16 that meet.
     let (space, v) = (16u32, 3u32);

@@ -1,7 +1,9 @@
 //! The layouts of the id space's three 64-bit words (see [`IdSpace`](super::IdSpace)).
 //!
-//! * The **era**: `(random << 24) | seq`, the 40-bit random value and a 24-bit sequence number
-//!   that is odd while a reseed replaces the random value and the counter.
+//! * The **era**: `(random << 24) | seq`, the 40-bit random value and a 24-bit sequence number,
+//!   odd while the random value changes: a rotation adds 2, a reseed (which sets the counter
+//!   back, unlike a rotation) adds 2 + 2^16, so bits 16..24 ([`RESEEDS`]) change with every
+//!   reseed (and with every 2^15-th rotation, which costs at most a racing reservation's block).
 //! * The **window**: `(second << 32) | start`, the newest second stamped and the counter value
 //!   its 2^24 ids start at (`start < 2^31`), or [`UNOPENED`]. No window can equal `UNOPENED`,
 //!   whatever the second: its `start` half, `0xFFFFFFFF`, is not a 31-bit value.
@@ -64,10 +66,17 @@ pub(super) const fn distance(value: u32, start: u32) -> u32 {
 
 /// An era word: the random value and the sequence number.
 pub(super) const fn era(random: [u8; 5], seq: u32) -> u64 {
-    (u64::from_be_bytes([
-        0, 0, 0, random[0], random[1], random[2], random[3], random[4],
-    ]) << 24)
-        | (seq & 0xff_ffff) as u64
+    era_of(
+        u64::from_be_bytes([
+            0, 0, 0, random[0], random[1], random[2], random[3], random[4],
+        ]),
+        seq,
+    )
+}
+
+/// An era word: the random value as a 40-bit number, and the sequence number.
+pub(super) const fn era_of(random: u64, seq: u32) -> u64 {
+    (random << 24) | (seq & 0xff_ffff) as u64
 }
 
 /// The random value of an era word.
@@ -76,14 +85,29 @@ pub(super) const fn era_random(word: u64) -> [u8; 5] {
     [b[3], b[4], b[5], b[6], b[7]]
 }
 
-/// Whether a reseed is replacing the random value and the counter.
+/// The era word's count of reseeds (bits 16..24): a reservation keeps values it took across a
+/// rotation, but not across a reseed.
+pub(super) const RESEEDS: u64 = 0xff_0000;
+
+/// Whether a change of the random value (a rotation or a reseed) is running.
 pub(super) const fn reseeding(word: u64) -> bool {
     word & 1 != 0
 }
 
-/// The era word with the sequence number advanced by one (wrapping within its 24 bits).
+/// The even era word `word`, marked: its sequence number made odd.
 pub(super) const fn next_seq(word: u64) -> u64 {
-    (word & !0xff_ffff) | ((word + 1) & 0xff_ffff)
+    word | 1
+}
+
+/// The sequence number after a rotation from the even era word `seen` (wrapping within its 24
+/// bits, in [`era`]).
+pub(super) const fn rotated_seq(seen: u64) -> u32 {
+    (seen as u32).wrapping_add(2)
+}
+
+/// The sequence number after a reseed from the even era word `seen`.
+pub(super) const fn reseeded_seq(seen: u64) -> u32 {
+    (seen as u32).wrapping_add(0x1_0002)
 }
 
 /// Whether `now` is a later second than `secs`: serial-number arithmetic on the 32-bit field
@@ -142,6 +166,18 @@ mod tests {
         assert_eq!(era_random(e), r);
         assert!(!reseeding(e));
         assert!(reseeding(next_seq(e)));
-        assert_eq!(next_seq(next_seq(e)), era(r, 0));
+        assert_eq!(next_seq(e), era(r, 0xff_ffff));
+        // A rotation keeps the reseed bits (but every 2^15-th), a reseed moves them on; both
+        // wrap within the 24 bits.
+        assert_eq!(era(r, rotated_seq(e)), era(r, 0));
+        assert_eq!(era(r, reseeded_seq(e)), era(r, 0x01_0000));
+        let f = era(r, 0x12_0004);
+        let seq = |s: u32| s & 0xff_ffff;
+        assert_eq!(
+            (seq(rotated_seq(f)), seq(reseeded_seq(f))),
+            (0x12_0006, 0x13_0006)
+        );
+        assert_eq!(era(r, rotated_seq(f)) & RESEEDS, f & RESEEDS);
+        assert_ne!(era(r, reseeded_seq(f)) & RESEEDS, f & RESEEDS);
     }
 }

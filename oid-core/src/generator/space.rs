@@ -3,12 +3,12 @@
 use core::fmt;
 
 use super::cell::{
-    ONE, TAG_MASK, TAGGED, UNOPENED, counted, distance, era, era_random, halves, later, next_seq,
-    reseeding, uncounted, untagged, window,
+    ONE, RESEEDS, TAG_MASK, TAGGED, UNOPENED, counted, distance, era, era_of, era_random, halves,
+    later, next_seq, reseeded_seq, reseeding, rotated_seq, uncounted, untagged, window,
 };
-use super::policy::{CapacityPolicy, next_random};
+use super::policy::{CapacityPolicy, next_random, step_for};
 use crate::loom::Ordering::{AcqRel, Acquire, Relaxed, Release};
-use crate::loom::{AtomicU8, AtomicU64, fence, spin_loop};
+use crate::loom::{AtomicU8, AtomicU32, AtomicU64, fence, spin_loop};
 use crate::{GenerateError, ObjectId};
 
 /// Ids per second and random value: the 3-byte counter's range (4 in the crate's own loom
@@ -93,6 +93,9 @@ pub struct IdSpace {
     era: AtomicU64,
     /// The [`CapacityPolicy`], as its byte.
     policy: AtomicU8,
+    /// This id space's step between derived random values (odd, from the seed; see
+    /// [`CapacityPolicy`]).
+    step: AtomicU32,
     /// The newest second and its start ([`window`]), or `UNOPENED`.
     pub(super) window: AtomicU64,
     /// The next value, tagged ([`counted`]).
@@ -243,10 +246,9 @@ impl IdBlock {
     }
 }
 
-/// A reservation got nothing: the window's second is spent. Carries the era word it was
-/// checked under.
+/// A reservation got nothing: the window's second is spent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Spent(pub(super) u64);
+pub(super) struct Spent;
 
 impl IdSpace {
     /// The ids one second and one random value hold: 2^24.
@@ -266,6 +268,7 @@ impl IdSpace {
         IdSpace {
             era: AtomicU64::new(era(random, 0)),
             policy: AtomicU8::new(CapacityPolicy::Wait.to_byte()),
+            step: AtomicU32::new(step_for(era(random, 0), counter)),
             window: AtomicU64::new(UNOPENED),
             counter: AtomicU64::new(untagged(counter)),
         }
@@ -278,6 +281,7 @@ impl IdSpace {
         IdSpace {
             era: AtomicU64::new(era(random, 0)),
             policy: AtomicU8::new(CapacityPolicy::Wait.to_byte()),
+            step: AtomicU32::new(step_for(era(random, 0), counter)),
             window: AtomicU64::new(UNOPENED),
             counter: AtomicU64::new(untagged(counter)),
         }
@@ -353,24 +357,65 @@ impl IdSpace {
     /// # Errors
     ///
     /// [`GenerateError`] of kind [`CapacityExhausted`](crate::ErrorKind::CapacityExhausted)
-    /// when the second the block would carry is spent and the [`CapacityPolicy`] says to wait;
-    /// nothing is used up.
+    /// when the second the block would carry is spent and the [`CapacityPolicy`] says to wait:
+    /// under [`Wait`](CapacityPolicy::Wait) only when `reading` is that very second (a wait
+    /// for the next one ends within it; then call
+    /// [`reserve_after_wait`](Self::reserve_after_wait)), under
+    /// [`Fixed`](CapacityPolicy::Fixed) always. Nothing is used up.
     ///
     /// # Examples
     ///
     /// ```
     /// use oid_core::{ErrorKind, IdSpace};
-    /// let ids = IdSpace::new([0; 5], 0);
+    /// let ids = IdSpace::new([1; 5], 0);
     /// ids.reserve(Some(10), IdSpace::CAPACITY - 5)?;
     /// assert_eq!(ids.reserve(Some(10), 256)?.len(), 5); // what the second has left
     /// assert_eq!(ids.reserve(Some(10), 1).unwrap_err().kind(), ErrorKind::CapacityExhausted);
-    /// assert_eq!(ids.reserve(Some(9), 1).unwrap_err().kind(), ErrorKind::CapacityExhausted);
+    /// // A reading a second back (within the tolerance) keeps the newest second; spent, it
+    /// // moves on to a new random value at once: waiting could take up to two seconds.
+    /// let block = ids.reserve(Some(9), 1)?;
+    /// assert_eq!(block.timestamp(), 10);
+    /// assert_ne!(block.random(), [1; 5]);
     /// assert_eq!(ids.reserve(Some(11), 256)?.timestamp(), 11);
     /// # Ok::<(), oid_core::GenerateError>(())
     /// ```
     pub fn reserve(&self, reading: Option<u32>, want: u32) -> Result<IdBlock, GenerateError> {
-        self.take(reading, want.clamp(1, CAPACITY), true)
-            .map_err(|Spent(_)| GenerateError::CAPACITY_EXHAUSTED)
+        self.take(reading, want.clamp(1, CAPACITY), true, true)
+            .map_err(|Spent| GenerateError::CAPACITY_EXHAUSTED)
+    }
+
+    /// [`reserve`](Self::reserve) for a caller that has already waited once in this call (one
+    /// [`Clock::wait`](crate::Clock::wait), which ends at the clock's next second): under
+    /// [`Wait`](CapacityPolicy::Wait) a spent second moves on to a new random value instead of
+    /// an error, as [`Generator::next`](crate::Generator::next) does after its one wait. So no
+    /// call waits longer than the rest of the second it found spent, whatever the clock does
+    /// meanwhile (a step back during the wait brings the spent second back).
+    ///
+    /// # Errors
+    ///
+    /// Under [`Fixed`](CapacityPolicy::Fixed) only, as `reserve`: the random value never
+    /// changes there, so the caller waits again.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::IdSpace;
+    /// let ids = IdSpace::new([1; 5], 0);
+    /// ids.reserve(Some(10), IdSpace::CAPACITY)?;
+    /// assert!(ids.reserve(Some(10), 1).is_err()); // wait (once) for the next second
+    /// // ... the wait ended, and the clock still reads 10 (it was set back meanwhile):
+    /// let block = ids.reserve_after_wait(Some(10), 1)?;
+    /// assert_eq!(block.timestamp(), 10);
+    /// assert_ne!(block.random(), [1; 5]);
+    /// # Ok::<(), oid_core::GenerateError>(())
+    /// ```
+    pub fn reserve_after_wait(
+        &self,
+        reading: Option<u32>,
+        want: u32,
+    ) -> Result<IdBlock, GenerateError> {
+        self.take(reading, want.clamp(1, CAPACITY), true, false)
+            .map_err(|Spent| GenerateError::CAPACITY_EXHAUSTED)
     }
 
     /// Reserves exactly `want` consecutive counter values of one second, or nothing.
@@ -395,8 +440,8 @@ impl IdSpace {
         if want == 0 || want > CAPACITY {
             return Err(GenerateError::CAPACITY_EXHAUSTED);
         }
-        self.take(reading, want, false)
-            .map_err(|Spent(_)| GenerateError::CAPACITY_EXHAUSTED)
+        self.take(reading, want, false, true)
+            .map_err(|Spent| GenerateError::CAPACITY_EXHAUSTED)
     }
 
     /// How many ids `second` has left: all 2^24 if it is later than the newest second stamped
@@ -451,7 +496,7 @@ impl IdSpace {
     pub fn rotate(&self, random: [u8; 5]) -> [u8; 5] {
         loop {
             let seen = self.era.load(Relaxed);
-            if !reseeding(seen) && self.rotate_from(seen, random, None) {
+            if !reseeding(seen) && self.rotate_from(seen, era(random, 0) >> 24, None) {
                 return era_random(seen);
             }
             spin_loop();
@@ -464,14 +509,15 @@ impl IdSpace {
     #[cold]
     #[inline(never)]
     fn move_on(&self, seen: u64, secs: u32) {
-        self.rotate_from(seen, next_random(era_random(seen)), Some(secs));
+        let step = self.step.load(Relaxed);
+        self.rotate_from(seen, next_random(seen >> 24, step), Some(secs));
     }
 
     /// Moves from era `seen` to `random` (see [`rotate`](Self::rotate)), stamping `secs` from
     /// now on (`None`: the newest second). Returns whether it did: `false` if the era is no
     /// longer `seen` (someone else changed it first).
     #[cold]
-    pub(super) fn rotate_from(&self, seen: u64, random: [u8; 5], secs: Option<u32>) -> bool {
+    pub(super) fn rotate_from(&self, seen: u64, random: u64, secs: Option<u32>) -> bool {
         if !self.mark(seen) {
             return false;
         }
@@ -483,7 +529,10 @@ impl IdSpace {
         };
         let mut c = self.counter.load(Relaxed);
         let value = loop {
-            let (_, value) = uncounted(c);
+            // One value skipped: the word changes even when the second does not, so a
+            // reservation that read it before fails its swap and tries again in the new era
+            // instead of taking values it would have to throw away.
+            let value = uncounted(c).1.wrapping_add(1);
             let new = match secs {
                 Some(s) => counted(s, value),
                 None => c,
@@ -494,10 +543,10 @@ impl IdSpace {
             }
         };
         if let Some(s) = secs {
-            self.window.store(window(s, value), Relaxed);
+            // A release: a reservation that reads this window also sees the marked era.
+            self.window.store(window(s, value), Release);
         }
-        self.era
-            .store(era(random, (seen as u32).wrapping_add(2)), Release);
+        self.era.store(era_of(random, rotated_seq(seen)), Release);
         true
     }
 
@@ -561,24 +610,11 @@ impl IdSpace {
         // counter then reads the new window too, so its re-tag (which first checks that the
         // window it read is still there) never writes an old window's tag into the new era.
         self.window.store(UNOPENED, Relaxed);
+        let e = era(random, reseeded_seq(seen));
+        self.step.store(step_for(e, counter), Relaxed);
         self.counter.store(untagged(counter), Release);
-        // `seen` is even: two steps on is the next even number (wrapping within 24 bits).
-        self.era
-            .store(era(random, (seen as u32).wrapping_add(2)), Release);
+        self.era.store(e, Release);
         true
-    }
-
-    /// The era word, once no reseed is running.
-    #[inline]
-    fn settled_era(&self) -> u64 {
-        loop {
-            let e = self.era.load(Acquire);
-
-            if !reseeding(e) {
-                return e;
-            }
-            spin_loop();
-        }
     }
 
     /// Whether the era is still `seen` after the loads and swaps before this call (the read
@@ -587,6 +623,17 @@ impl IdSpace {
     fn unchanged(&self, seen: u64) -> bool {
         fence(Acquire);
         self.era.load(Relaxed) == seen
+    }
+
+    /// Whether values a reservation took under era `e` are its to keep: no reseed since (which
+    /// sets the counter back, so its swap may have met a word of the new era). A rotation may
+    /// have run: its swap of the counter comes after the reservation's (the reservation read
+    /// the counter before the rotation's mark, and the rotation's swap changes the word), so
+    /// the new era continues after the values.
+    #[inline(always)]
+    fn kept(&self, e: u64) -> bool {
+        fence(Acquire);
+        (self.era.load(Relaxed) ^ e) & RESEEDS == 0
     }
 
     /// `Generator::next`'s fast path: one value of second `now` if it is the window's second,
@@ -616,18 +663,30 @@ impl IdSpace {
     }
 
     /// Reserves `want` (1..=2^24) values: all, or with `partial` what the second has left (at
-    /// least one).
+    /// least one). A spent second is [`Spent`] only under `Fixed`, or under `Wait` when the
+    /// caller may still `wait` and the clock reads that very second; otherwise the id space
+    /// moves on to a new random value.
     pub(super) fn take(
         &self,
         reading: Option<u32>,
         want: u32,
         partial: bool,
+        wait: bool,
     ) -> Result<IdBlock, Spent> {
         debug_assert!((1..=CAPACITY).contains(&want));
         loop {
-            let e = self.settled_era();
             let w = self.window.load(Acquire);
             let c = self.counter.load(Acquire);
+            // The era after the window and the counter (the read side of the sequence lock):
+            // unmarked, it is the era both belong to. A later change's swap of the counter
+            // and store of the window come after its mark and are releases, so reading either
+            // would show the mark here; an earlier change swapped the counter (one value on:
+            // the word changed), so a word read before it cannot be swapped any more.
+            let e = self.era.load(Acquire);
+            if reseeding(e) {
+                spin_loop();
+                continue;
+            }
             let (secs, start) = halves(w);
             let (tag, next) = uncounted(c);
             if w != UNOPENED && tag != Some(secs) {
@@ -645,8 +704,11 @@ impl IdSpace {
                 continue;
             }
             let policy = self.policy();
+            // Whether the caller may wait for this window's second: it reads that very second.
+            let mut here = false;
             if let Some(now) = reading {
                 let back = secs.wrapping_sub(now);
+                here = wait && back == 0;
                 if w != UNOPENED
                     && policy != CapacityPolicy::Fixed
                     && back > CapacityPolicy::STEP_BACK_TOLERANCE
@@ -672,24 +734,30 @@ impl IdSpace {
             let left = CAPACITY - distance(next, start).min(CAPACITY);
             let n = if left >= want {
                 want
+            } else if self.window.load(Acquire) != w {
+                // A change of the random value moved the window on after it was read (the
+                // counter read after it may be the new era's): look again, before cutting the
+                // block or calling the second spent.
+                continue;
             } else if partial && left > 0 {
                 left
-            } else if self.unchanged(e) {
+            } else {
                 // Spent, and `reading` is this second, one at most the tolerance earlier, or
                 // none (a later one opened a window, a step back moved to a new value above).
-                if policy != CapacityPolicy::Rotate {
-                    return Err(Spent(e));
+                // Wait only for the clock's own second, once per call (the caller's wait ends
+                // at the clock's next second); in every other case (the clock reads an earlier
+                // second, no second, or still this one after a wait) a new random value now.
+                if policy == CapacityPolicy::Fixed || (policy == CapacityPolicy::Wait && here) {
+                    return Err(Spent);
                 }
                 self.move_on(e, secs);
-                continue;
-            } else {
                 continue;
             };
             if self
                 .counter
                 .compare_exchange(c, counted(secs, next.wrapping_add(n)), AcqRel, Acquire)
                 .is_ok()
-                && self.unchanged(e)
+                && self.kept(e)
             {
                 return Ok(IdBlock {
                     timestamp: secs,

@@ -7,6 +7,15 @@ use std::vec::Vec;
 
 const RANDOM: [u8; 5] = [0x3f, 0x2a, 0x91, 0xc8, 0xd4];
 
+/// The random value after `r` for an id space seeded with `RANDOM` and `counter`.
+const fn next_of(r: [u8; 5], counter: u32) -> [u8; 5] {
+    let step = policy::step_for(super::cell::era(RANDOM, 0), counter);
+    super::cell::era_random(super::cell::era_of(
+        policy::next_random(super::cell::era(r, 0) >> 24, step),
+        0,
+    ))
+}
+
 #[test]
 fn worked_example() {
     let g = Generator::from_seed(FixedClock::at(1_700_000_000), RANDOM, 12345);
@@ -351,16 +360,16 @@ fn a_step_back_moves_to_a_new_random_value_at_the_clocks_second() {
         let after = g.next();
         let p = after.to_parts();
         assert_eq!(p.timestamp, 998, "{policy:?}: the clock's own second");
-        assert_eq!(p.random, policy::next_random(RANDOM), "{policy:?}");
-        // The counter goes on where it stood.
-        assert_eq!(p.counter, 10);
+        assert_eq!(p.random, next_of(RANDOM, 7), "{policy:?}");
+        // The counter goes on where it stood, one value skipped (the one the fast path wasted).
+        assert_eq!(p.counter, 11);
         assert!(!before.contains(&after));
         // The new random value's second 998 holds its full capacity, monotonic again.
         assert_eq!(g.ids.left(998), CAPACITY - 1);
-        assert_eq!(g.next().to_parts().counter, 11);
+        assert_eq!(g.next().to_parts().counter, 12);
         clock.set(999);
         assert_eq!(g.next().timestamp(), 999);
-        assert_eq!(g.random(), policy::next_random(RANDOM));
+        assert_eq!(g.random(), next_of(RANDOM, 7));
     }
 }
 
@@ -383,11 +392,7 @@ fn rotate_continues_a_spent_second_with_a_new_random_value() {
         let k = randoms.len().min(2) - 1;
         assert!(seen[k].insert(p.counter), "repeated {id}");
     }
-    assert_eq!(
-        randoms,
-        [RANDOM, policy::next_random(RANDOM)],
-        "one rotation"
-    );
+    assert_eq!(randoms, [RANDOM, next_of(RANDOM, 0xffff00)], "one rotation");
     // The counter went on: the second value's first id is the first value's 2^24-th + 1.
     assert_eq!(g.ids.left(1_700_000_000), CAPACITY - 1_000);
     // `try_fill` of a whole second after part of one: one more rotation, all of it.
@@ -395,7 +400,7 @@ fn rotate_continues_a_spent_second_with_a_new_random_value() {
     assert_eq!(g.try_fill(&mut all), Ok(()));
     assert!(
         all.iter()
-            .all(|id| id.to_parts().random == policy::next_random(policy::next_random(RANDOM)))
+            .all(|id| id.to_parts().random == next_of(next_of(RANDOM, 0xffff00), 0xffff00))
     );
     // Under `Wait` the same second is spent: an error, nothing used up.
     g.ids.set_policy(CapacityPolicy::Wait);
@@ -408,7 +413,7 @@ fn rotate_continues_a_spent_second_with_a_new_random_value() {
     let id = unset.next();
     assert_eq!(
         (id.timestamp(), id.to_parts().random),
-        (0, policy::next_random(RANDOM))
+        (0, next_of(RANDOM, 0))
     );
 }
 
@@ -432,7 +437,7 @@ fn a_forward_glitch_then_its_correction_never_blocks_or_repeats() {
         let p = id.to_parts();
         let k = i >> 24;
         assert_eq!(u64::from(p.timestamp), NOW + 1 + u64::from(k), "call {i}");
-        assert_eq!(p.random, policy::next_random(RANDOM), "call {i}");
+        assert_eq!(p.random, next_of(RANDOM, 0), "call {i}");
         assert!(seen[k as usize].insert(p.counter), "repeated {id}");
         if i + 1 == 1 << 24 {
             clock.advance(1); // the real second is spent: the clock moves on, as real ones do
@@ -468,29 +473,41 @@ fn an_hour_back_after_a_spent_second_returns_at_once() {
     assert_ne!(id.to_parts().random, RANDOM);
 }
 
-#[test]
-#[cfg_attr(miri, ignore = "2^24 ids")]
-fn next_waits_for_a_later_second_when_one_is_spent() {
-    use std::sync::atomic::{AtomicBool, Ordering};
-    /// A clock whose `wait` counts and, after a few calls, moves time on.
-    struct Waiting<'a> {
-        clock: &'a ManualClock,
-        waits: core::cell::Cell<u32>,
-    }
-    impl Clock for Waiting<'_> {
-        fn unix_seconds(&self) -> Option<u64> {
-            self.clock.unix_seconds()
+/// A clock whose `wait` ends when the reading changes (as a real clock's wait ends at its next
+/// second), and counts its calls.
+struct NextSecond<'a> {
+    clock: &'a ManualClock,
+    waits: core::cell::Cell<u32>,
+}
+
+impl<'a> NextSecond<'a> {
+    const fn new(clock: &'a ManualClock) -> Self {
+        NextSecond {
+            clock,
+            waits: core::cell::Cell::new(0),
         }
-        fn wait(&self) {
-            self.waits.set(self.waits.get() + 1);
+    }
+}
+
+impl Clock for NextSecond<'_> {
+    fn unix_seconds(&self) -> Option<u64> {
+        self.clock.unix_seconds()
+    }
+    fn wait(&self) {
+        self.waits.set(self.waits.get() + 1);
+        let start = self.clock.unix_seconds();
+        while self.clock.unix_seconds() == start {
             std::thread::yield_now();
         }
     }
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "2^24 ids")]
+fn next_waits_once_for_a_later_second_when_one_is_spent() {
+    use std::sync::atomic::{AtomicBool, Ordering};
     let manual = ManualClock::at(50);
-    let clock = Waiting {
-        clock: &manual,
-        waits: core::cell::Cell::new(0),
-    };
+    let clock = NextSecond::new(&manual);
     let g = Generator::from_seed(&clock, RANDOM, 0);
     let mut all = std::vec![ObjectId::MIN; CAPACITY as usize];
     g.fill(&mut all);
@@ -511,14 +528,75 @@ fn next_waits_for_a_later_second_when_one_is_spent() {
         // The fast path's increment on the spent second was wasted, but the new second opens
         // where the ids stopped: nothing skipped.
         assert_eq!(id.to_parts().counter, 0);
+        assert_eq!(id.to_parts().random, RANDOM);
     });
-    assert!(clock.waits.get() > 0, "waited through Clock::wait");
+    assert_eq!(clock.waits.get(), 1, "one wait, through Clock::wait");
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "2^24 ids")]
+fn after_its_one_wait_next_moves_on_instead_of_waiting_again() {
+    // The wait ends, but the clock reads the spent second again (it was set back during the
+    // wait, or its wait returns early): a new random value in the same second, no second wait.
+    struct SetBack<'a>(&'a ManualClock, core::cell::Cell<u32>);
+    impl Clock for SetBack<'_> {
+        fn unix_seconds(&self) -> Option<u64> {
+            self.0.unix_seconds()
+        }
+        fn wait(&self) {
+            self.1.set(self.1.get() + 1);
+            assert_eq!(self.1.get(), 1, "a second wait");
+        }
+    }
+    for (policy, waits) in [(CapacityPolicy::Wait, 1), (CapacityPolicy::Rotate, 0)] {
+        let manual = ManualClock::at(60);
+        let g = Generator::from_seed(SetBack(&manual, core::cell::Cell::new(0)), RANDOM, 5)
+            .with_policy(policy);
+        g.ids.reserve(Some(60), CAPACITY).unwrap();
+        let id = g.next();
+        let p = id.to_parts();
+        assert_eq!(
+            (p.timestamp, p.random),
+            (60, next_of(RANDOM, 5)),
+            "{policy:?}"
+        );
+        assert_eq!(g.clock().1.get(), waits, "{policy:?}");
+        // `fill` too: one wait per call.
+        g.ids.reserve(Some(60), g.ids.left(60)).unwrap();
+        g.clock().1.set(0);
+        let mut batch = [ObjectId::MIN; 3];
+        g.fill(&mut batch);
+        assert!(batch.iter().all(|id| id.timestamp() == 60));
+        assert_eq!(g.clock().1.get(), waits, "{policy:?}");
+    }
+    // A clock that reads a second behind the spent newest one (within the tolerance): a new
+    // value at once, at the newest second (monotonic), for `try_next` too.
+    let manual = ManualClock::at(70);
+    let g = Generator::from_seed(SetBack(&manual, core::cell::Cell::new(0)), RANDOM, 5);
+    g.ids.reserve(Some(70), CAPACITY).unwrap();
+    assert_eq!(g.try_next(), Err(GenerateError::CAPACITY_EXHAUSTED));
+    manual.set(69);
+    let id = g.try_next().unwrap();
+    assert_eq!(
+        (id.timestamp(), id.to_parts().random),
+        (70, next_of(RANDOM, 5))
+    );
+    assert_eq!(g.clock().1.get(), 0);
+    // Under `Fixed` nothing changes the random value: the wait goes on.
+    let fixed =
+        Generator::from_seed(FixedClock::at(80), RANDOM, 5).with_policy(CapacityPolicy::Fixed);
+    fixed.ids.reserve(Some(80), CAPACITY).unwrap();
+    assert_eq!(
+        fixed.ids.reserve_after_wait(Some(80), 1),
+        Err(GenerateError::CAPACITY_EXHAUSTED)
+    );
 }
 
 #[test]
 #[cfg_attr(miri, ignore = "2^24 ids")]
 fn fill_past_capacity_continues_in_the_next_second() {
-    let clock = ManualClock::at(7);
+    let manual = ManualClock::at(7);
+    let clock = NextSecond::new(&manual);
     let g = Generator::from_seed(&clock, RANDOM, 0);
     let mut first = std::vec![ObjectId::MIN; CAPACITY as usize - 10];
     g.fill(&mut first);
@@ -526,7 +604,7 @@ fn fill_past_capacity_continues_in_the_next_second() {
     std::thread::scope(|s| {
         s.spawn(|| {
             std::thread::sleep(std::time::Duration::from_millis(20));
-            clock.advance(1);
+            manual.advance(1);
         });
         g.fill(&mut batch);
     });
@@ -537,6 +615,7 @@ fn fill_past_capacity_continues_in_the_next_second() {
         .map(|c| c & 0xff_ffff)
         .collect();
     assert_eq!(counters, expected);
+    assert_eq!(clock.waits.get(), 1);
 }
 
 #[test]

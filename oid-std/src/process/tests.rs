@@ -51,6 +51,22 @@ impl<C: Clock> Clock for NeverWait<C> {
     }
 }
 
+/// A clock whose `wait` ends when its reading changes, as a real clock's ends at its next
+/// second (`ManualClock`'s own returns at once).
+struct NextSecond<'a>(&'a ManualClock);
+
+impl Clock for NextSecond<'_> {
+    fn unix_seconds(&self) -> Option<u64> {
+        self.0.unix_seconds()
+    }
+    fn wait(&self) {
+        let start = self.0.unix_seconds();
+        while self.0.unix_seconds() == start {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+}
+
 /// Which ids were seen: a bitset of the 2^24 counters per (second, random value), 2 MiB each
 /// (the tests meet a handful of pairs, in runs: the last one is tried first).
 #[derive(Default)]
@@ -177,9 +193,9 @@ fn a_spent_second_is_an_error_for_try_and_a_wait_for_new() {
     );
     // Every id of the second is distinct: the values reserved were exactly the capacity.
     assert_eq!(ids.len(), 256 + 300 + 255);
-    // `new` waits until the clock reads a later second.
+    // `new` waits (once) until the clock reads a later second.
     let later = std::thread::scope(|t| {
-        let waiter = t.spawn(|| lenient(&s, &Local::new(), &clock));
+        let waiter = t.spawn(|| lenient(&s, &Local::new(), &NextSecond(&clock)));
         std::thread::sleep(std::time::Duration::from_millis(50));
         assert!(
             !waiter.is_finished(),
@@ -207,25 +223,32 @@ fn a_clock_stepping_back_keeps_the_newest_second_within_the_tolerance() {
     }
     assert!(ids.iter().all(|id| id.timestamp() == T as u32));
     assert!(ids.windows(2).all(|w| w[0] < w[1]), "still increasing");
-    // Edge 2: once that second is spent, try_new fails and new waits for a reading past the
-    // newest second, not just any change.
+    // Edge 2: once that second is spent, a reading behind it (up to 2 s of real time behind:
+    // waiting for it could take that long) moves on at once to a new random value, still at
+    // the newest second; try_new too.
     spend(&s, T as u32, 0);
-    let other = Local::new();
+    let never = NeverWait(&clock);
+    let moved = strict(&s, &Local::new(), &never).unwrap();
+    assert_eq!(moved.timestamp(), T as u32);
+    assert_ne!(moved.to_parts().random, newest.to_parts().random);
+    assert_eq!(lenient(&s, &Local::new(), &never).timestamp(), T as u32);
+    // Edge 3: spent again, read by the clock itself: try_new fails, and new waits (once) for a
+    // reading past the newest second.
+    clock.set(T);
+    spend(&s, T as u32, 0);
     assert_eq!(
-        strict(&s, &other, &clock).unwrap_err().kind(),
+        strict(&s, &Local::new(), &clock).unwrap_err().kind(),
         ErrorKind::CapacityExhausted
     );
     let later = std::thread::scope(|t| {
-        let waiter = t.spawn(|| lenient(&s, &Local::new(), &clock));
-        std::thread::sleep(std::time::Duration::from_millis(30));
-        clock.set(T);
+        let waiter = t.spawn(|| lenient(&s, &Local::new(), &NextSecond(&clock)));
         std::thread::sleep(std::time::Duration::from_millis(30));
         assert!(!waiter.is_finished());
         clock.set(T + 1);
         waiter.join().unwrap()
     });
     assert_eq!(later.timestamp(), T as u32 + 1);
-    assert_eq!(later.to_parts().random, newest.to_parts().random);
+    assert_eq!(later.to_parts().random, moved.to_parts().random);
 }
 
 #[test]
@@ -631,6 +654,8 @@ fn without_an_elapsed_clock_or_a_wall_reading_nothing_is_compared() {
     assert_eq!(id.to_parts().random, random);
     assert_eq!(s.offset.load(Relaxed), NO_OFFSET);
 }
+
+mod steps;
 
 #[cfg(any(target_os = "linux", target_os = "android"))]
 #[test]
