@@ -440,26 +440,23 @@ mod tests {
         );
     }
 
-    /// Report-only until the published READMEs are trimmed to front pages (the second half of
-    /// the docs work): the long ones are printed as warnings and the test passes. When they are
-    /// trimmed, this becomes an assertion like the others.
     #[test]
     fn published_readmes_are_short() {
-        use std::io::Write;
         let root = project_root();
-        let mut report = String::new();
+        let mut problems = Vec::new();
         for krate in CRATES {
             if let Some(lines) = readme_too_long(&read(&root.join(krate).join("README.md"))) {
-                report.push_str(&format!(
-                    "\nwarning: {krate}/README.md has {lines} lines, more than {README_MAX_LINES}"
+                problems.push(format!(
+                    "{krate}/README.md has {lines} lines, more than {README_MAX_LINES}"
                 ));
             }
         }
-        if !report.is_empty() {
-            // Straight to stderr in one write: the harness captures `eprintln!` of a passing
-            // test, and other tests' lines interleave with several writes.
-            let _ = std::io::stderr().write_all(format!("{report}\n").as_bytes());
-        }
+        assert!(
+            problems.is_empty(),
+            "a published crate's README is its front page and crate docs: what it is, which \
+             type to hold, a first example, features, links; move the rest to docs/:\n{}",
+            problems.join("\n")
+        );
     }
 
     #[test]
