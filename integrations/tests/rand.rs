@@ -16,7 +16,7 @@ fn std_rng_seeds_the_generator_with_its_bytes() {
     let id = generator.next();
     assert_eq!(id.bytes()[4..9], expected[..5], "random value");
     assert_eq!(id.bytes()[9..], expected[5..], "counter start");
-    assert_eq!(generator.random(), expected[..5]);
+    assert_eq!(generator.ids().random(), expected[..5]);
 
     // The same seed gives the same generator; another seed another random value.
     let again = Generator::from_entropy(
@@ -30,7 +30,7 @@ fn std_rng_seeds_the_generator_with_its_bytes() {
         &mut oid_std::RngEntropy::new(StdRng::seed_from_u64(43)),
     )
     .expect("infallible");
-    assert_ne!(other.random(), generator.random());
+    assert_ne!(other.ids().random(), generator.ids().random());
 }
 
 #[test]
@@ -40,7 +40,7 @@ fn os_rng_is_a_fallible_source() {
     let a = Generator::from_entropy(FixedClock::at(1), &mut entropy).expect("the OS has entropy");
     let b = Generator::from_entropy(FixedClock::at(1), &mut entropy).expect("the OS has entropy");
     // Two 40-bit random values from the OS: equal with probability 2^-40.
-    assert_ne!(a.random(), b.random());
+    assert_ne!(a.ids().random(), b.ids().random());
     let mut buf = [0u8; 64];
     entropy.fill(&mut buf).expect("the OS has entropy");
     assert_ne!(buf, [0; 64]);
@@ -88,5 +88,5 @@ fn a_rand_core_0_6_chacha_seeds_the_generator_deterministically() {
     rest.fill_bytes(&mut [0u8; 8]);
     assert_eq!(rng.next_u64(), rest.next_u64());
     // Another seed, another random value.
-    assert_ne!(seeded(2027).random(), generator.random());
+    assert_ne!(seeded(2027).ids().random(), generator.ids().random());
 }

@@ -83,9 +83,9 @@ fn generator(args: &NewArgs) -> Result<Generator<RunClock>, Error> {
         } else {
             CapacityPolicy::Wait
         };
-        Generator::from_entropy(clock, &mut OsEntropy)
-            .map(|g| g.with_policy(policy))
-            .map_err(Error::Entropy)
+        let generator = Generator::from_entropy(clock, &mut OsEntropy).map_err(Error::Entropy)?;
+        generator.ids().set_policy(policy);
+        Ok(generator)
     }
 }
 
@@ -185,7 +185,7 @@ pub(crate) fn write_ids<C: Clock>(
 mod tests {
     use std::cell::Cell;
 
-    use oid_std::{FixedClock, ManualClock};
+    use oid_std::{FixedClock, IdSpace, ManualClock};
 
     use super::*;
 
@@ -201,8 +201,10 @@ mod tests {
     #[test]
     fn rotate_goes_past_a_spent_second_without_waiting() {
         // A clock that never moves: the default policy would wait (`on_first_wait` panics).
-        let generator = Generator::from_seed(FixedClock::at(1_700_000_000), RANDOM, 0)
-            .with_policy(CapacityPolicy::Rotate);
+        let generator = Generator::from_ids(
+            FixedClock::at(1_700_000_000),
+            IdSpace::new(RANDOM, 0).with_policy(CapacityPolicy::Rotate),
+        );
         // The second's last chunk, then the next random value.
         let spent = PER_SECOND as u32 - CHUNK as u32;
         generator.ids().reserve(Some(1_700_000_000), spent).unwrap();

@@ -84,7 +84,7 @@ impl<C: Clock> SharedGenerator<C> {
     /// static GENERATOR: SharedGenerator<FixedClock> =
     ///     SharedGenerator::new(FixedClock::at(1_700_000_000)).with_policy(CapacityPolicy::Rotate);
     /// GENERATOR.init_with_seed([1; 5], 0)?;
-    /// assert_eq!(GENERATOR.generator()?.policy(), CapacityPolicy::Rotate);
+    /// assert_eq!(GENERATOR.generator()?.ids().policy(), CapacityPolicy::Rotate);
     /// # Ok::<(), oid_embedded::Error>(())
     /// ```
     #[must_use]
@@ -116,7 +116,7 @@ impl<C: Clock> SharedGenerator<C> {
     pub fn init(&self, entropy: &mut impl Entropy) -> Result<(), Error> {
         self.claim()?;
         self.generator.ids().set_policy(self.policy);
-        if let Err(e) = self.generator.reseed_from(entropy) {
+        if let Err(e) = self.generator.ids().reseed_from(entropy) {
             self.state.store(UNINIT, Ordering::Release);
             return Err(e.into());
         }
@@ -144,7 +144,7 @@ impl<C: Clock> SharedGenerator<C> {
     pub fn init_with_seed(&self, random: [u8; 5], counter: u32) -> Result<(), Error> {
         self.claim()?;
         self.generator.ids().set_policy(self.policy);
-        self.generator.reseed(random, counter);
+        self.generator.ids().reseed(random, counter);
         self.state.store(READY, Ordering::Release);
         Ok(())
     }
@@ -179,7 +179,7 @@ impl<C: Clock> SharedGenerator<C> {
         self.claim()?;
         // The machine and process ids must never be replaced by a new random value.
         self.generator.ids().set_policy(CapacityPolicy::Fixed);
-        self.generator.reseed(random, counter);
+        self.generator.ids().reseed(random, counter);
         self.state.store(READY, Ordering::Release);
         Ok(())
     }
@@ -349,7 +349,10 @@ mod tests {
         // Random layout: a new random value at the clock's second.
         assert_eq!(r.timestamp(), 10_000 - 3_600);
         assert_ne!(r.to_parts().random, [1; 5]);
-        assert_eq!(legacy.generator().unwrap().policy(), CapacityPolicy::Fixed);
+        assert_eq!(
+            legacy.generator().unwrap().ids().policy(),
+            CapacityPolicy::Fixed
+        );
     }
 
     #[test]
@@ -359,7 +362,7 @@ mod tests {
         assert!(g.try_fill(&mut [ObjectId::MIN]).unwrap_err().kind() == ErrorKind::NotInitialized);
         assert!(g.generator().is_err());
         g.init(&mut DeviceIdEntropy::new(b"id", 1)).unwrap();
-        let seeded = g.generator().unwrap().random();
+        let seeded = g.generator().unwrap().ids().random();
         assert!(
             g.init(&mut DeviceIdEntropy::new(b"id", 2))
                 .unwrap_err()

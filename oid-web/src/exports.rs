@@ -107,6 +107,7 @@ fn seed(a: u32, b: u32) -> Result<(), Error> {
         return Err(Error::AlreadySeeded);
     }
     GENERATOR
+        .ids()
         .reseed_from(&mut Seed::from_words(a, b))
         .map_err(Error::Entropy)?;
     SEEDED.store(true, Relaxed);

@@ -409,7 +409,8 @@ mod tests {
     #[test]
     fn seed_fills_random_value_then_counter() {
         let g = Generator::from_seed(FixedClock::at(0), [0; 5], 0);
-        g.reseed_from(&mut Seed::from_words(0x3f2a_91c8, 0xd400_3039))
+        g.ids()
+            .reseed_from(&mut Seed::from_words(0x3f2a_91c8, 0xd400_3039))
             .unwrap();
         let p = g.next().to_parts();
         assert_eq!((p.random, p.counter), (RANDOM, 0x003039));

@@ -41,11 +41,13 @@
 /// # Examples
 ///
 /// ```
-/// use oid_core::{CapacityPolicy, FixedClock, Generator};
+/// use oid_core::{CapacityPolicy, FixedClock, Generator, IdSpace};
 ///
 /// // Sustained generation at the machine's speed: a spent second moves on to a new random value.
-/// let generator = Generator::from_seed(FixedClock::at(1_700_000_000), [1; 5], 0)
-///     .with_policy(CapacityPolicy::Rotate);
+/// let generator = Generator::from_ids(
+///     FixedClock::at(1_700_000_000),
+///     IdSpace::new([1; 5], 0).with_policy(CapacityPolicy::Rotate),
+/// );
 /// generator.ids().reserve(Some(1_700_000_000), 1 << 24)?; // the whole second
 /// let id = generator.try_next()?;
 /// assert_eq!(id.timestamp(), 1_700_000_000);
@@ -144,7 +146,7 @@ pub(super) const fn next_random(random: u64, step: u32) -> u64 {
 mod tests {
     use super::*;
 
-    use super::super::cell::era;
+    use super::super::words::era;
 
     const fn value(r: [u8; 5]) -> u64 {
         u64::from_be_bytes([0, 0, 0, r[0], r[1], r[2], r[3], r[4]])

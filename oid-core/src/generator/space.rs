@@ -2,14 +2,15 @@
 
 use core::fmt;
 
-use super::cell::{
+use super::policy::{CapacityPolicy, next_random, step_for};
+use super::words::{
     ONE, RESEEDS, TAG_MASK, TAGGED, UNOPENED, counted, distance, era, era_of, era_random, halves,
     later, next_seq, reseeded_seq, reseeding, rotated_seq, uncounted, untagged, window,
 };
-use super::policy::{CapacityPolicy, next_random, step_for};
+use crate::entropy::seed_from;
 use crate::loom::Ordering::{AcqRel, Acquire, Relaxed, Release};
 use crate::loom::{AtomicU8, AtomicU32, AtomicU64, fence, spin_loop};
-use crate::{GenerateError, ObjectId};
+use crate::{Entropy, EntropyError, GenerateError, ObjectId};
 
 /// Ids per second and random value: the 3-byte counter's range (4 in the crate's own loom
 /// models, so that a model checker reaches the edge in a few steps).
@@ -573,15 +574,44 @@ impl IdSpace {
         loop {
             let seen = self.era.load(Relaxed);
 
-            if !reseeding(seen) && self.reseed_from(seen, random, counter) {
+            if !reseeding(seen) && self.reseed_era(seen, random, counter) {
                 return;
             }
             spin_loop();
         }
     }
 
+    /// Reseeds from `entropy`: 5 bytes for the random value and 3 for the counter's start (see
+    /// [`reseed`](Self::reseed), whose contract it shares).
+    ///
+    /// # Errors
+    ///
+    /// The entropy source's error; the id space is left unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::{Entropy, EntropyError, IdSpace};
+    /// struct Sevens;
+    /// impl Entropy for Sevens {
+    ///     fn fill(&mut self, dest: &mut [u8]) -> Result<(), EntropyError> {
+    ///         dest.fill(7);
+    ///         Ok(())
+    ///     }
+    /// }
+    /// let ids = IdSpace::new([0; 5], 0);
+    /// ids.reseed_from(&mut Sevens)?;
+    /// assert_eq!(ids.random(), [7; 5]);
+    /// # Ok::<(), EntropyError>(())
+    /// ```
+    pub fn reseed_from(&self, entropy: &mut impl Entropy) -> Result<(), EntropyError> {
+        let (random, counter) = seed_from(entropy)?;
+        self.reseed(random, counter);
+        Ok(())
+    }
+
     /// The write side of the sequence lock, shared by [`rotate_from`](Self::rotate_from) and
-    /// [`reseed_from`](Self::reseed_from): moves the era from `seen` to the odd sequence
+    /// [`reseed_era`](Self::reseed_era): moves the era from `seen` to the odd sequence
     /// number (false if it is no longer `seen`), then a release fence. A reader whose loads see
     /// any store made after it sees the odd number after its acquire fence and throws its
     /// values away; for `rotate_from` the fence also pairs with the acquire fence of a
@@ -602,7 +632,7 @@ impl IdSpace {
 
     /// [`reseed`](Self::reseed), but only if the era is still `seen` (one reseed per spent
     /// era, however many callers found it spent). Returns whether it reseeded.
-    pub(super) fn reseed_from(&self, seen: u64, random: [u8; 5], counter: u32) -> bool {
+    pub(super) fn reseed_era(&self, seen: u64, random: [u8; 5], counter: u32) -> bool {
         if !self.mark(seen) {
             return false;
         }

@@ -1,4 +1,4 @@
-use super::cell::{counted, halves, uncounted, window as tagged};
+use super::words::{counted, halves, uncounted, window as tagged};
 use super::*;
 use crate::loom::Ordering::{Acquire, Release};
 use crate::{FixedClock, ManualClock};
@@ -9,9 +9,9 @@ const RANDOM: [u8; 5] = [0x3f, 0x2a, 0x91, 0xc8, 0xd4];
 
 /// The random value after `r` for an id space seeded with `RANDOM` and `counter`.
 const fn next_of(r: [u8; 5], counter: u32) -> [u8; 5] {
-    let step = policy::step_for(super::cell::era(RANDOM, 0), counter);
-    super::cell::era_random(super::cell::era_of(
-        policy::next_random(super::cell::era(r, 0) >> 24, step),
+    let step = policy::step_for(super::words::era(RANDOM, 0), counter);
+    super::words::era_random(super::words::era_of(
+        policy::next_random(super::words::era(r, 0) >> 24, step),
         0,
     ))
 }
@@ -58,7 +58,10 @@ fn clock_readings_wrap_modulo_2_pow_32() {
     assert_eq!(g.next().timestamp(), 5);
     // A reading 2^31 or more seconds "ahead" is a step back: with `Fixed` the newest second
     // stays; by default a new random value at the clock's second.
-    let fixed = Generator::from_seed(&clock, [0; 5], 0).with_policy(CapacityPolicy::Fixed);
+    let fixed = Generator::from_ids(
+        &clock,
+        IdSpace::new([0; 5], 0).with_policy(CapacityPolicy::Fixed),
+    );
     assert_eq!(fixed.next().timestamp(), 5);
     clock.set((1 << 32) + 5 + (1 << 31));
     assert_eq!(fixed.next().timestamp(), 5);
@@ -156,9 +159,9 @@ fn failing_entropy_is_an_error() {
     let err = Generator::from_entropy(FixedClock::at(0), &mut Failing).err();
     assert_eq!(err, Some(EntropyError::with_code("device busy", 16)));
     let g = Generator::from_seed(FixedClock::at(0), RANDOM, 1);
-    assert!(g.reseed_from(&mut Failing).is_err());
+    assert!(g.ids().reseed_from(&mut Failing).is_err());
     assert_eq!(
-        g.random(),
+        g.ids().random(),
         RANDOM,
         "a failed reseed leaves the generator unchanged"
     );
@@ -177,7 +180,7 @@ fn entropy_seeds_random_and_counter() {
 #[test]
 fn reseed_changes_random_and_counter() {
     let g = Generator::from_seed(FixedClock::at(0), RANDOM, 1);
-    g.reseed([1, 2, 3, 4, 5], 0xabcdef);
+    g.ids().reseed([1, 2, 3, 4, 5], 0xabcdef);
     let p = g.next().to_parts();
     assert_eq!((p.random, p.counter), ([1, 2, 3, 4, 5], 0xabcdef));
 }
@@ -262,7 +265,10 @@ impl Seen {
 #[cfg_attr(miri, ignore = "2^24 ids")]
 fn one_second_holds_exactly_2_pow_24_ids_across_the_wrap() {
     let clock = ManualClock::at(1_700_000_000);
-    let g = Generator::from_seed(&clock, RANDOM, 0xffff00).with_policy(CapacityPolicy::Fixed);
+    let g = Generator::from_ids(
+        &clock,
+        IdSpace::new(RANDOM, 0xffff00).with_policy(CapacityPolicy::Fixed),
+    );
     let mut ids = std::vec![ObjectId::MIN; CAPACITY as usize];
     assert_eq!(g.try_fill(&mut ids), Ok(()));
     let mut seen = Seen::new();
@@ -322,7 +328,7 @@ fn the_clock_stepping_back_within_the_tolerance_keeps_the_newest_second() {
         CapacityPolicy::Fixed,
     ] {
         let clock = ManualClock::at(1_000);
-        let g = Generator::from_seed(&clock, RANDOM, 0).with_policy(policy);
+        let g = Generator::from_ids(&clock, IdSpace::new(RANDOM, 0).with_policy(policy));
         assert_eq!(g.next().timestamp(), 1_000);
         clock.set(1_000 - u64::from(CapacityPolicy::STEP_BACK_TOLERANCE));
         let id = g.next();
@@ -332,14 +338,17 @@ fn the_clock_stepping_back_within_the_tolerance_keeps_the_newest_second() {
         assert_eq!(g.next().timestamp(), 1_001);
         clock.unset();
         assert_eq!(g.next().timestamp(), 1_001, "no reading: the newest second");
-        assert_eq!(g.random(), RANDOM);
+        assert_eq!(g.ids().random(), RANDOM);
     }
 }
 
 #[test]
 fn fixed_keeps_the_newest_second_through_any_step_back() {
     let clock = ManualClock::at(1_000);
-    let g = Generator::from_seed(&clock, RANDOM, 0).with_policy(CapacityPolicy::Fixed);
+    let g = Generator::from_ids(
+        &clock,
+        IdSpace::new(RANDOM, 0).with_policy(CapacityPolicy::Fixed),
+    );
     assert_eq!(g.next().timestamp(), 1_000);
     clock.set(900);
     let id = g.next();
@@ -347,14 +356,14 @@ fn fixed_keeps_the_newest_second_through_any_step_back() {
     assert_eq!(id.to_parts().random, RANDOM);
     // The legacy layout's bytes never change: `Fixed` is its default.
     let legacy = Generator::from_legacy(&clock, 0xbcf86c, 0xd799, 0);
-    assert_eq!(legacy.policy(), CapacityPolicy::Fixed);
+    assert_eq!(legacy.ids().policy(), CapacityPolicy::Fixed);
 }
 
 #[test]
 fn a_step_back_moves_to_a_new_random_value_at_the_clocks_second() {
     for policy in [CapacityPolicy::Wait, CapacityPolicy::Rotate] {
         let clock = ManualClock::at(1_000);
-        let g = Generator::from_seed(&clock, RANDOM, 7).with_policy(policy);
+        let g = Generator::from_ids(&clock, IdSpace::new(RANDOM, 7).with_policy(policy));
         let before: Vec<ObjectId> = (0..3).map(|_| g.next()).collect();
         clock.set(1_000 - u64::from(CapacityPolicy::STEP_BACK_TOLERANCE) - 1);
         let after = g.next();
@@ -369,15 +378,17 @@ fn a_step_back_moves_to_a_new_random_value_at_the_clocks_second() {
         assert_eq!(g.next().to_parts().counter, 12);
         clock.set(999);
         assert_eq!(g.next().timestamp(), 999);
-        assert_eq!(g.random(), next_of(RANDOM, 7));
+        assert_eq!(g.ids().random(), next_of(RANDOM, 7));
     }
 }
 
 #[test]
 #[cfg_attr(miri, ignore = "2^24 ids")]
 fn rotate_continues_a_spent_second_with_a_new_random_value() {
-    let g = Generator::from_seed(FixedClock::at(1_700_000_000), RANDOM, 0xffff00)
-        .with_policy(CapacityPolicy::Rotate);
+    let g = Generator::from_ids(
+        FixedClock::at(1_700_000_000),
+        IdSpace::new(RANDOM, 0xffff00).with_policy(CapacityPolicy::Rotate),
+    );
     let n = CAPACITY as usize + 1_000;
     // One second: ids are distinct iff their (random value, counter) pairs are.
     let mut seen = [Seen::new(), Seen::new()];
@@ -406,8 +417,10 @@ fn rotate_continues_a_spent_second_with_a_new_random_value() {
     g.ids.set_policy(CapacityPolicy::Wait);
     assert_eq!(g.try_next(), Err(GenerateError::CAPACITY_EXHAUSTED));
     // Without a clock reading, `Rotate` keeps the newest second.
-    let unset =
-        Generator::from_seed(FixedClock::UNSET, RANDOM, 0).with_policy(CapacityPolicy::Rotate);
+    let unset = Generator::from_ids(
+        FixedClock::UNSET,
+        IdSpace::new(RANDOM, 0).with_policy(CapacityPolicy::Rotate),
+    );
     let mut first = std::vec![ObjectId::MIN; CAPACITY as usize];
     unset.fill(&mut first);
     let id = unset.next();
@@ -550,8 +563,10 @@ fn after_its_one_wait_next_moves_on_instead_of_waiting_again() {
     }
     for (policy, waits) in [(CapacityPolicy::Wait, 1), (CapacityPolicy::Rotate, 0)] {
         let manual = ManualClock::at(60);
-        let g = Generator::from_seed(SetBack(&manual, core::cell::Cell::new(0)), RANDOM, 5)
-            .with_policy(policy);
+        let g = Generator::from_ids(
+            SetBack(&manual, core::cell::Cell::new(0)),
+            IdSpace::new(RANDOM, 5).with_policy(policy),
+        );
         g.ids.reserve(Some(60), CAPACITY).unwrap();
         let id = g.next();
         let p = id.to_parts();
@@ -583,8 +598,10 @@ fn after_its_one_wait_next_moves_on_instead_of_waiting_again() {
     );
     assert_eq!(g.clock().1.get(), 0);
     // Under `Fixed` nothing changes the random value: the wait goes on.
-    let fixed =
-        Generator::from_seed(FixedClock::at(80), RANDOM, 5).with_policy(CapacityPolicy::Fixed);
+    let fixed = Generator::from_ids(
+        FixedClock::at(80),
+        IdSpace::new(RANDOM, 5).with_policy(CapacityPolicy::Fixed),
+    );
     fixed.ids.reserve(Some(80), CAPACITY).unwrap();
     assert_eq!(
         fixed.ids.reserve_after_wait(Some(80), 1),
