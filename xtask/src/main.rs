@@ -12,6 +12,7 @@ mod readme_deps;
 mod release;
 #[cfg(test)]
 mod tidy;
+mod userbuild;
 mod util;
 mod verify;
 mod web;
@@ -32,7 +33,7 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// The whole CI, about 30 minutes on 2 cores: fmt, clippy, tests, rustdoc, the release
+    /// The whole CI, about 38 minutes on 2 cores: fmt, clippy, tests, rustdoc, the release
     /// check, msrv, no_std builds, the web page, firmware under QEMU and the verification
     /// steps. Prints its steps first; a failed step does not stop the others. The quick check
     /// while working is `cargo test --workspace`.
@@ -95,6 +96,16 @@ enum Command {
     /// Type-check oid-bson's README driver example (oid-bson/driver-example) against the real
     /// mongodb driver (compiled only: it needs a server to run).
     Driver,
+    /// The newest releases a user gets: a scratch copy of the workspace (target/userbuild),
+    /// `cargo update` on the newest stable toolchain ignoring rust-version, then every member
+    /// but xtask tested with all features, `--locked`.
+    Newest,
+    /// The published crates with their direct dependencies at the declared minimums (nightly,
+    /// `-Z direct-minimal-versions`), checked with all features, in a scratch copy.
+    Minimal,
+    /// integrations/loom-consumer, an application with statics of our generators, built and run
+    /// with `RUSTFLAGS="--cfg loom"` (target/loom-consumer).
+    LoomConsumer,
     /// SQL integration tests on a throwaway PostgreSQL server and SQLite; `sql bench [ARGS]`
     /// runs their criterion benchmark instead (ARGS go to criterion).
     Sql {
@@ -127,6 +138,9 @@ fn main() -> ExitCode {
         Command::Package => release::package(),
         Command::Deny => release::deny(),
         Command::Driver => release::driver(),
+        Command::Newest => userbuild::newest(),
+        Command::Minimal => userbuild::minimal(),
+        Command::LoomConsumer => userbuild::loom_consumer(),
         Command::Sql { args } => postgres::sql(&args),
     };
     match result {

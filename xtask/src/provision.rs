@@ -332,6 +332,12 @@ fn toolchain(sh: &Shell, name: &str) -> Result {
     Ok(())
 }
 
+/// The newest stable toolchain (the `newest` step's; the project's toolchain file pins one
+/// release).
+pub(crate) fn stable(sh: &Shell) -> Result {
+    toolchain(sh, "stable")
+}
+
 /// The nightly toolchain (the project's toolchain file pins a stable release).
 pub(crate) fn nightly(sh: &Shell) -> Result {
     toolchain(sh, "nightly")

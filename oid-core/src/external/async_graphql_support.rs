@@ -17,6 +17,13 @@
 //! assert!(<ObjectId as ScalarType>::parse(Value::from(12)).is_err());
 //! ```
 
+// `#[Scalar]` writes `Box` unqualified where async-graphql boxes `OutputType::resolve` (its
+// `boxed-trait` feature, and 7.0.0 always); this crate is `no_std`, with no `Box` in scope.
+#[allow(
+    unused_imports,
+    reason = "used only by some async-graphql releases and features"
+)]
+use std::boxed::Box;
 use std::string::ToString;
 
 use async_graphql::{InputValueError, InputValueResult, Scalar, ScalarType, Value};
