@@ -68,6 +68,30 @@ fn worked_example_from_parts() {
     assert_eq!(ymdhms(id.timestamp()), (2023, 11, 14, 22, 13, 20));
 }
 
+/// `from_parts` (built from words, for the generators' hot paths) lays the fields out byte by
+/// byte as the specification says, at the edges of each field.
+#[test]
+fn from_parts_is_the_byte_layout() {
+    for secs in [0, 1, 1_700_000_000, 0x8000_0000, u32::MAX] {
+        for random in [
+            [0; 5],
+            [0x3f, 0x2a, 0x91, 0xc8, 0xd4],
+            [0xff; 5],
+            [1, 0, 0, 0, 0x80],
+        ] {
+            for counter in [0, 1, 12345, 0xff_ffff, 0x100_0000, 0x1ff_ffff, u32::MAX] {
+                let t = secs.to_be_bytes();
+                let c = counter.to_be_bytes();
+                let want = [
+                    t[0], t[1], t[2], t[3], random[0], random[1], random[2], random[3], random[4],
+                    c[1], c[2], c[3],
+                ];
+                assert_eq!(ObjectId::from_parts(secs, random, counter).bytes(), want);
+            }
+        }
+    }
+}
+
 #[test]
 fn well_known_id_decodes() {
     let id = oid!("507f1f77bcf86cd799439011");

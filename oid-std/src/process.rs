@@ -474,10 +474,8 @@ pub(crate) struct Local {
     reading: Cell<u64>,
     /// The second the block's ids carry.
     secs: Cell<u32>,
-    /// Random bytes 0..4 as a big-endian word, and byte 4 in the top byte of the other word:
-    /// the id is then built from whole words (no byte-wise stores).
-    random_hi: Cell<u32>,
-    random_lo: Cell<u32>,
+    /// The random value the block was reserved under.
+    random: Cell<[u8; 5]>,
     weak: Cell<bool>,
     /// The next counter value and how many are left.
     next: Cell<u32>,
@@ -495,8 +493,7 @@ impl Local {
             vm_generation: Cell::new(0),
             reading: Cell::new(NO_READING),
             secs: Cell::new(0),
-            random_hi: Cell::new(0),
-            random_lo: Cell::new(0),
+            random: Cell::new([0; 5]),
             weak: Cell::new(false),
             next: Cell::new(0),
             left: Cell::new(0),
@@ -577,7 +574,7 @@ fn take<M: Mode>(l: &Local, reading: u64) -> Option<ObjectId> {
         let c = l.next.get();
         l.next.set(c.wrapping_add(1));
         l.left.set(left - 1);
-        Some(make(l.secs.get(), l.random_hi.get(), l.random_lo.get(), c))
+        Some(ObjectId::from_parts(l.secs.get(), l.random.get(), c))
     } else {
         None
     }
@@ -617,26 +614,6 @@ pub(crate) fn next_in<M: Mode, C: Clock>(
         Some(id) => Ok(id),
         None => refill::<M, C>(s, l, clock, elapsed, reading),
     }
-}
-
-/// The random value as two words for [`make`].
-#[inline]
-const fn pack(random: [u8; 5]) -> (u32, u32) {
-    (
-        u32::from_be_bytes([random[0], random[1], random[2], random[3]]),
-        (random[4] as u32) << 24,
-    )
-}
-
-/// `ObjectId::from_parts(secs, random, counter)` from whole words.
-#[inline(always)]
-fn make(secs: u32, random_hi: u32, random_lo: u32, counter: u32) -> ObjectId {
-    let head = ((u64::from(secs) << 32) | u64::from(random_hi)).to_be_bytes();
-    let tail = (random_lo | (counter & 0x00ff_ffff)).to_be_bytes();
-    ObjectId::from_bytes([
-        head[0], head[1], head[2], head[3], head[4], head[5], head[6], head[7], tail[0], tail[1],
-        tail[2], tail[3],
-    ])
 }
 
 /// Reserves a new block for this thread (waiting for the next second in lenient mode when
@@ -702,13 +679,12 @@ fn refill<M: Mode, C: Clock>(
         if !crate::snapshot::mix_divergent(&mut random) {
             random = s.fresh_random();
         }
-        let (hi, lo) = pack(random);
         l.left.set(0);
         l.size.set(1);
-        return Ok(make(secs, hi, lo, first));
+        return Ok(ObjectId::from_parts(secs, random, first));
     }
     // The block's own random value: the one its counter values were reserved under.
-    let (hi, lo) = pack(block.random());
+    let random = block.random();
     l.guard.set(Some(id.guard.epoch));
     l.epoch.set(id.epoch);
     l.vm_word.set(vm.map(|(word, _)| word));
@@ -716,13 +692,12 @@ fn refill<M: Mode, C: Clock>(
         .set(vm.map_or(0, |(_, generation)| generation));
     l.reading.set(reading);
     l.secs.set(secs);
-    l.random_hi.set(hi);
-    l.random_lo.set(lo);
+    l.random.set(random);
     l.weak.set(id.weak);
     l.next.set(first.wrapping_add(1));
     l.left.set(len - 1);
     l.size.set(want);
-    Ok(make(secs, hi, lo, first))
+    Ok(ObjectId::from_parts(secs, random, first))
 }
 
 /// The next id in the legacy layout: this process's id, one shared counter (with its own

@@ -228,19 +228,10 @@ impl IdBlock {
 
     /// Writes the block's ids to the start of `out` (as many as fit) and returns how many.
     pub(super) fn write(&self, out: &mut [ObjectId]) -> usize {
-        let t = self.timestamp.to_be_bytes();
-        let r = self.random;
-        let mut bytes = [
-            t[0], t[1], t[2], t[3], r[0], r[1], r[2], r[3], r[4], 0, 0, 0,
-        ];
         let mut counter = self.first;
         let n = out.len().min(self.len as usize);
         for slot in &mut out[..n] {
-            let c = counter.to_be_bytes();
-            bytes[9] = c[1];
-            bytes[10] = c[2];
-            bytes[11] = c[3];
-            *slot = ObjectId::from_bytes(bytes);
+            *slot = ObjectId::from_parts(self.timestamp, self.random, counter);
             counter = counter.wrapping_add(1);
         }
         n
@@ -689,7 +680,7 @@ impl IdSpace {
         let ok = c & TAG_MASK == TAGGED | u64::from(now)
             && distance(value, start) < CAPACITY
             && self.unchanged(e);
-        ok.then(|| make(now, e, value))
+        ok.then(|| ObjectId::from_parts(now, era_random(e), value))
     }
 
     /// Reserves `want` (1..=2^24) values: all, or with `partial` what the second has left (at
@@ -823,20 +814,6 @@ impl IdSpace {
                 .compare_exchange(counter, counted(secs, next), AcqRel, Acquire);
         }
     }
-}
-
-/// The id `secs | random of era e | counter`.
-#[inline(always)]
-fn make(secs: u32, e: u64, counter: u32) -> ObjectId {
-    // The random value sits in bits 24..64 of the era word: the id's bytes 4..9 are its top
-    // five bytes, then the counter's low three.
-    let head = (u64::from(secs) << 32) | (e >> 32);
-    let tail = ((e >> 24) as u32) << 24 | (counter & 0x00ff_ffff);
-    let h = head.to_be_bytes();
-    let t = tail.to_be_bytes();
-    ObjectId::from_bytes([
-        h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], t[0], t[1], t[2], t[3],
-    ])
 }
 
 impl fmt::Debug for IdSpace {

@@ -430,24 +430,6 @@ fn without_a_fork_signal_the_process_id_decides_for_every_id() {
 }
 
 #[test]
-fn make_matches_from_parts() {
-    let random = [0x3f, 0x2a, 0x91, 0xc8, 0xd4];
-    let (hi, lo) = pack(random);
-    for counter in [0, 12345, 0xff_ffff, 0x1ff_ffff, u32::MAX] {
-        for secs in [0, 1_700_000_000, u32::MAX] {
-            assert_eq!(
-                make(secs, hi, lo, counter),
-                ObjectId::from_parts(secs, random, counter)
-            );
-        }
-    }
-    assert_eq!(
-        make(1_700_000_000, hi, lo, 12345).to_hex(),
-        "6553f1003f2a91c8d4003039"
-    );
-}
-
-#[test]
 fn fallback_fill_differs_between_calls() {
     let mut a = [0u8; 11];
     let mut b = [0u8; 11];
