@@ -8,6 +8,7 @@ mod words;
 use core::fmt;
 
 use crate::entropy::seed_from;
+use crate::id::legacy_random;
 use crate::{Clock, Entropy, EntropyError, GenerateError, ObjectId};
 
 pub use self::policy::CapacityPolicy;
@@ -377,13 +378,6 @@ impl<C: Clock> Generator<C> {
         block.write(out);
         Ok(())
     }
-}
-
-/// The random value of the legacy layout: the machine id's low 3 bytes, the process id's 2.
-const fn legacy_random(machine: u32, process_id: u16) -> [u8; 5] {
-    let m = machine.to_be_bytes();
-    let p = process_id.to_be_bytes();
-    [m[1], m[2], m[3], p[0], p[1]]
 }
 
 impl<C: Clock + fmt::Debug> fmt::Debug for Generator<C> {

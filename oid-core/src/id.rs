@@ -85,6 +85,15 @@ impl Default for ObjectId {
     }
 }
 
+/// The legacy layout's 5 bytes in the random value's place: the machine id's low 3 bytes and
+/// the process id's 2, big-endian. The one builder of them ([`ObjectId::from_legacy_parts`],
+/// `Generator::from_legacy`).
+pub(crate) const fn legacy_random(machine: u32, process_id: u16) -> [u8; 5] {
+    let m = machine.to_be_bytes();
+    let p = process_id.to_be_bytes();
+    [m[1], m[2], m[3], p[0], p[1]]
+}
+
 impl ObjectId {
     /// The number of bytes in an ObjectId.
     ///
@@ -207,9 +216,7 @@ impl ObjectId {
         process_id: u16,
         counter: u32,
     ) -> ObjectId {
-        let m = machine.to_be_bytes();
-        let p = process_id.to_be_bytes();
-        ObjectId::from_parts(timestamp, [m[1], m[2], m[3], p[0], p[1]], counter)
+        ObjectId::from_parts(timestamp, legacy_random(machine, process_id), counter)
     }
 
     /// The creation time: seconds since the Unix epoch, **unsigned** as the specification
