@@ -181,6 +181,18 @@ fn oid_bson_ids_are_the_same_scalar() {
         data,
         graphql_value!({ "echo": ["507f1f77bcf86cd799439011", "65a0000000000000000000ff"] })
     );
+    // The same declaration as oid-core's scalar: name, kind, URL and description.
+    let introspect = r#"{ __type(name: "ObjectID") { name kind specifiedByURL description } }"#;
+    let (bson_type, errors) =
+        juniper::execute_sync(introspect, None, &schema, &Variables::new(), &())
+            .expect("a valid query");
+    assert!(errors.is_empty(), "{errors:?}");
+    let (core_type, _) = run(introspect, &Variables::new()).expect("a valid query");
+    assert_eq!(bson_type, core_type);
+    assert!(
+        format!("{bson_type:?}").contains("graphql-scalars.dev"),
+        "{bson_type:?}"
+    );
     let mut vars = Variables::new();
     vars.insert("id".to_owned(), InputValue::scalar("nope"));
     let err = juniper::execute_sync(

@@ -46,6 +46,19 @@ use crate::oid::Error;
         zerocopy::Unaligned
     )
 )]
+// juniper: oid-core's scalar `ObjectID` (the name, `@specifiedBy` URL and string form of
+// juniper's own `bson` integration), delegated to whole; bad input is a GraphQL error with the
+// parse error's message.
+#[cfg_attr(
+    feature = "juniper",
+    derive(juniper::GraphQLScalar),
+    graphql(
+        transparent,
+        name = "ObjectID",
+        description = "A MongoDB ObjectId: 24 hexadecimal digits (12 bytes); input in either case, output in\nlowercase.",
+        specified_by_url = "https://graphql-scalars.dev/docs/scalars/object-id",
+    )
+)]
 #[repr(transparent)]
 pub struct ObjectId(oid_core::ObjectId);
 

@@ -1,7 +1,7 @@
 //! Integrations with other crates for this crate's [`ObjectId`], one feature each, with the
 //! feature names of oid-core's. Each forwards to `oid_core::ObjectId`'s impl (the orphan rule
-//! puts them here); `bytemuck` and `zerocopy` are derived on the type itself, which is
-//! `#[repr(transparent)]` over `oid_core::ObjectId`.
+//! puts them here); `bytemuck`, `zerocopy` and juniper's scalar (`transparent` over oid-core's)
+//! are derived on the type itself, which is `#[repr(transparent)]` over `oid_core::ObjectId`.
 //!
 //! [`ObjectId`]: crate::ObjectId
 
@@ -13,8 +13,6 @@ mod async_graphql_support;
 mod borsh_support;
 #[cfg(feature = "fake")]
 mod fake_support;
-#[cfg(feature = "juniper")]
-mod juniper_support;
 #[cfg(feature = "poem-openapi")]
 mod poem_openapi_support;
 #[cfg(feature = "rkyv")]
