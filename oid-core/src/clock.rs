@@ -26,8 +26,8 @@ pub trait Clock {
     fn unix_seconds(&self) -> Option<u64>;
 
     /// Called by the infallible [`Generator::next`](crate::Generator::next) and
-    /// [`Generator::fill`](crate::Generator::fill) when the second the clock reads has its 2^24
-    /// ids spent: at most once per call under the default
+    /// [`Generator::fill`](crate::Generator::fill) when the second the clock reads has its ids
+    /// spent: at most once per call under the default
     /// [`CapacityPolicy`](crate::CapacityPolicy) (`Wait`), which after it moves on to a new
     /// random value if the clock does not read a later second. So it should return when the
     /// clock reaches its next second, and not much later: a clock that can sleep (an OS clock,

@@ -18,8 +18,8 @@ pub use self::space::{IdBlock, IdSpace};
 /// Generates ObjectIds from a [`Clock`] and a seed: the 5-byte random value and the counter's
 /// start.
 ///
-/// * **Never a duplicate.** At most 2^24 ids per second and random value (the counter's
-///   range). When a second's capacity is spent, the [`CapacityPolicy`] decides: by default
+/// * **Never a duplicate.** At most [`IdSpace::CAPACITY`] ids per second and random value
+///   (the counter's range; the rule is [`IdSpace`]'s). When a second's capacity is spent, the [`CapacityPolicy`] decides: by default
 ///   ([`Wait`](CapacityPolicy::Wait)) [`try_next`](Self::try_next) and
 ///   [`try_fill`](Self::try_fill) return an error of kind
 ///   [`CapacityExhausted`](crate::ErrorKind::CapacityExhausted) and use up nothing, while
@@ -221,7 +221,7 @@ impl<C: Clock> Generator<C> {
 
     /// The next id, never failing and never a repeat.
     ///
-    /// * When this second's 2^24 ids are spent and the clock reads it, it waits once (one
+    /// * When this second's ids are spent and the clock reads it, it waits once (one
     ///   [`Clock::wait`], which should end at the clock's next second); if the clock then reads
     ///   a later second, the id comes from it, otherwise (and at once when the clock reads an
     ///   earlier second, or under [`CapacityPolicy::Rotate`]) from a new random value. Under
@@ -277,7 +277,7 @@ impl<C: Clock> Generator<C> {
     }
 
     /// The next id, or an error: when the clock does not know the time, or when this second's
-    /// 2^24 ids are spent and the [`CapacityPolicy`] is to wait. A failed call uses up
+    /// ids are spent and the [`CapacityPolicy`] is to wait. A failed call uses up
     /// nothing.
     ///
     /// # Errors
@@ -343,7 +343,8 @@ impl<C: Clock> Generator<C> {
 
     /// Like [`fill`](Self::fill), but all of `out` comes from the current second, or nothing
     /// is filled and nothing is used up: when the clock does not know the time, or when the
-    /// second has fewer than `out.len()` ids left (so a batch of more than 2^24 always fails).
+    /// second has fewer than `out.len()` ids left (so a batch of more than
+    /// [`IdSpace::CAPACITY`] always fails).
     ///
     /// # Errors
     ///

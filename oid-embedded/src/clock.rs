@@ -323,7 +323,7 @@ impl<T: TickSource, const HZ: u32> SyncedClock<T, HZ> {
 }
 
 /// `wait` (called once by the infallible `Generator::next`/`fill` when the second the clock
-/// reads has its 2^24 ids spent) spins until this clock reads another second: the next one
+/// reads has its ids spent) spins until this clock reads another second: the next one
 /// comes from the tick source, which this clock cannot sleep on. So never call `next`/`fill`
 /// where the ticks cannot advance meanwhile (an interrupt handler that outranks the timer
 /// interrupt counting them): use `try_next`/`try_fill` there, which return

@@ -80,7 +80,7 @@ const TICK_POLLS: u32 = 20;
 /// let generator = Generator::from_entropy(SystemClock, &mut OsEntropy)?;
 /// assert!(u64::from(generator.next().timestamp()) >= now);
 ///
-/// // What a generator calls when a second's 2^24 ids are spent: sleeps until the next second.
+/// // What a generator calls when a second's ids are spent: sleeps until the next second.
 /// SystemClock.wait();
 /// assert!(SystemClock.unix_seconds().unwrap() > now);
 /// # Ok::<(), oid_std::EntropyError>(())
