@@ -66,13 +66,7 @@ fn doctor_reads_the_vmclock_page_named_by_the_variable() {
     page[24..32].copy_from_slice(&(1u64 << 8).to_le_bytes()); // VM_GEN_COUNTER_PRESENT
     page[104..112].copy_from_slice(&9u64.to_le_bytes());
     std::fs::write(&path, page).unwrap();
-    let out = oid()
-        .args(["doctor", "--format", "json"])
-        .env("OID_STD_VMCLOCK", &path)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = doctor_json_with_page(&path);
     assert_eq!(v["vmclock"]["status"], "active");
     assert_eq!(v["vmclock"]["in_use"], true);
     assert_eq!(v["vmclock"]["generation"], 9);
@@ -87,14 +81,19 @@ fn doctor_reads_the_vmclock_page_named_by_the_variable() {
     assert!(text.contains("make no common id"), "{text}");
     // Not a page: said so, still exit 0.
     std::fs::write(&path, [0u8; 4096]).unwrap();
-    let out = oid()
-        .args(["doctor", "--format", "json"])
-        .env("OID_STD_VMCLOCK", &path)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = doctor_json_with_page(&path);
     assert_eq!(v["vmclock"]["status"], "invalid");
     assert_eq!(v["restore_always_seen"], false);
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `oid doctor --format json` with `OID_STD_VMCLOCK` naming `page`: exit status 0, the JSON read.
+fn doctor_json_with_page(page: &std::path::Path) -> serde_json::Value {
+    let out = oid()
+        .args(["doctor", "--format", "json"])
+        .env("OID_STD_VMCLOCK", page)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    serde_json::from_slice(&out.stdout).unwrap()
 }
