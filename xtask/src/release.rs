@@ -104,7 +104,32 @@ fn remove_stale_unpacked() -> Result {
     let manifest = std::fs::read_to_string(crate::util::project_root().join("Cargo.toml"))?;
     let version = crate::util::toml_string(&manifest, "version")
         .ok_or("no `version = \"...\"` line in Cargo.toml")?;
-    remove_unpacked_in(&home, &version)
+    remove_unpacked_in(&home, &version)?;
+    remove_builds_in(&crate::util::cargo_target_dir().join("debug"))
+}
+
+/// Forgets the builds of our crates in the `debug` folder `dir` (their fingerprints), so the dry
+/// run builds the packaged copies again. Cargo takes a registry crate's version as immutable: a
+/// copy unpacked again with newer code but the same version would otherwise be linked as an
+/// earlier dry run compiled it (seen: a second run failed on a method that had been private in
+/// the first). Our crates build in seconds; nothing else is touched.
+fn remove_builds_in(dir: &std::path::Path) -> Result {
+    let Ok(entries) = std::fs::read_dir(dir.join(".fingerprint")) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let ours = PUBLISHED.iter().any(|krate| {
+            name.strip_prefix(krate)
+                .and_then(|rest| rest.strip_prefix('-'))
+                .is_some_and(|hash| hash.bytes().all(|b| b.is_ascii_hexdigit()))
+        });
+        if ours {
+            std::fs::remove_dir_all(entry.path())?;
+        }
+    }
+    Ok(())
 }
 
 /// [`remove_stale_unpacked`] for the cargo home `home` and our crates' `version`.
@@ -133,6 +158,30 @@ fn remove_unpacked_in(home: &std::path::Path, version: &str) -> Result {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_our_crates_builds_are_forgotten() {
+        let dir = crate::util::cargo_target_dir().join("xtask-test-builds");
+        let _ = std::fs::remove_dir_all(&dir);
+        let names = [
+            "oid-core-0123abcd",
+            "oid-cli-89ef",
+            "oid-core-extra-0123",
+            "serde-0123abcd",
+            "oid-embedded-firmware-0a",
+        ];
+        for name in names {
+            std::fs::create_dir_all(dir.join(".fingerprint").join(name)).unwrap();
+        }
+        remove_builds_in(&dir).unwrap();
+        let left = |name: &str| dir.join(".fingerprint").join(name).is_dir();
+        assert!(!left("oid-core-0123abcd"));
+        assert!(!left("oid-cli-89ef"));
+        assert!(left("oid-core-extra-0123"));
+        assert!(left("serde-0123abcd"));
+        assert!(left("oid-embedded-firmware-0a"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn only_our_crates_from_local_registries_are_removed() {
