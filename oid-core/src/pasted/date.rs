@@ -403,17 +403,23 @@ mod tests {
     #[test]
     fn every_day_formats_and_reads_back() {
         // `ObjectId::rfc3339` (civil_from_days) against this reader (days_from_civil), two
-        // algorithms, at every day's first and last second up to the field's last second.
+        // algorithms, at every day's first and last second up to the field's last second
+        // (under Miri every 397th day, a prime, so the days still fall on every month and
+        // kind of year, and the field's last second).
+        let days = if cfg!(miri) { 397 } else { 1 };
+        let check = |s: u64| {
+            let id = ObjectId::min_for_timestamp(s as u32);
+            let text = id.rfc3339();
+            let back = PastedDate::parse(&std::format!("ISODate('{}')", text.as_str()));
+            assert_eq!(back.map(|d| d.unix_seconds()), Ok(s as i64), "{text:?}");
+        };
         let mut secs: u64 = 0;
         while secs <= u64::from(u32::MAX) {
-            for s in [secs, (secs + 86_399).min(u64::from(u32::MAX))] {
-                let id = ObjectId::min_for_timestamp(s as u32);
-                let text = id.rfc3339();
-                let back = PastedDate::parse(&std::format!("ISODate('{}')", text.as_str()));
-                assert_eq!(back.map(|d| d.unix_seconds()), Ok(s as i64), "{text:?}");
-            }
-            secs += 86_400;
+            check(secs);
+            check((secs + 86_399).min(u64::from(u32::MAX)));
+            secs += 86_400 * days;
         }
+        check(u64::from(u32::MAX));
     }
 
     #[test]
