@@ -105,7 +105,7 @@ fn json_line(id: ObjectId, legacy: bool, line: &mut JsonLine) {
     line.push(b"\",\"timestamp\":");
     line.decimal(parts.timestamp);
     line.push(b",\"time\":\"");
-    line.push(&rfc3339(parts.timestamp));
+    line.push(id.rfc3339().as_str().as_bytes());
     line.push(b"\",\"random\":\"");
     line.hex(&b[4..9]);
     line.push(b"\",\"counter\":");
@@ -178,34 +178,6 @@ impl JsonLine {
     fn as_slice(&self) -> &[u8] {
         &self.buf[..self.len]
     }
-}
-
-/// Unix seconds as RFC 3339 UTC, `2012-10-17T21:13:27Z`: the civil-from-days calendar
-/// algorithm (proleptic Gregorian), for the years 1970 to 2106 an id can hold.
-fn rfc3339(secs: u32) -> [u8; 20] {
-    let days = i64::from(secs / 86_400);
-    let rem = secs % 86_400;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    let two = |n: i64| [b'0' + (n / 10 % 10) as u8, b'0' + (n % 10) as u8];
-    let [y1, y2] = two(year / 100);
-    let [y3, y4] = two(year % 100);
-    let [mo1, mo2] = two(month);
-    let [d1, d2] = two(day);
-    let [h1, h2] = two(i64::from(rem / 3600));
-    let [mi1, mi2] = two(i64::from(rem / 60 % 60));
-    let [s1, s2] = two(i64::from(rem % 60));
-    [
-        y1, y2, y3, y4, b'-', mo1, mo2, b'-', d1, d2, b'T', h1, h2, b':', mi1, mi2, b':', s1, s2,
-        b'Z',
-    ]
 }
 
 /// An id serialized as MongoDB extended JSON, `{"$oid": "…"}`.
