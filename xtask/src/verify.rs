@@ -129,7 +129,7 @@ pub(crate) fn features() -> Result {
 /// Then BSON documents written by `oid_bson::ObjectId`, read by pymongo; `oid-verify
 /// compare-bson` decides.
 fn diff_step(sh: &Shell) -> Result {
-    provision::peers(sh)?;
+    provision::install(sh, provision::Kit::Peers)?;
     run(cmd!(sh, "cargo build -p oid-cli -p oid-verify"))?;
     let target = cargo_target_dir();
     let bin = target.join("debug");
@@ -178,7 +178,8 @@ fn diff_step(sh: &Shell) -> Result {
 /// Builds every fuzz target once, then runs each for `secs` seconds from its committed seeds
 /// (`fuzz/corpus/<target>`, read only) plus a working corpus kept in the target directory.
 fn fuzz_step(sh: &Shell, secs: u64) -> Result {
-    let path = provision::cargo_fuzz(sh)?;
+    provision::install(sh, provision::Kit::Nightly)?;
+    let path = provision::cargo_tools(sh)?;
     let listed = cmd!(sh, "cargo +nightly fuzz list")
         .env("PATH", &path)
         .read()?;
@@ -249,7 +250,7 @@ fn fuzz_step(sh: &Shell, secs: u64) -> Result {
 /// oid-core's unit tests under Miri (they run fewer cases under `cfg(miri)`; the integration
 /// tests exercise the same code through the public API and run natively in every test step).
 fn miri_step(sh: &Shell) -> Result {
-    provision::miri(sh)?;
+    provision::install(sh, provision::Kit::Nightly)?;
     let mut skip = Vec::new();
     for (name, reason) in MIRI_SKIP {
         eprintln!("miri: skipping {name}: {reason}");

@@ -187,7 +187,7 @@ fn unhex(hex: &str) -> Option<Vec<u8>> {
 /// end-to-end test against the page.
 pub(crate) fn build_and_test(sh: &Shell) -> Result {
     let page = build(sh)?;
-    crate::provision::web(sh)?;
+    crate::provision::install(sh, crate::provision::Kit::Web)?;
     let e2e = project_root().join("oid-web/e2e");
     let (chromium, firefox) = (e2e.join("page.test.mjs"), e2e.join("firefox.test.mjs"));
     run(cmd!(sh, "node --test {chromium} {firefox}")

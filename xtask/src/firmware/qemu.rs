@@ -6,7 +6,6 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::provision::Qemu;
 use crate::util::Result;
 
 /// A firmware run that takes longer than this has hung (a lost interrupt, a trap with no
@@ -31,9 +30,13 @@ impl Run {
 
 /// Runs `elf` with QEMU's `args` (machine and cpu) and a timeout; prints and returns what it
 /// printed and how it ended. `label` names the run in messages.
-pub(super) fn run_qemu(qemu: &Qemu, args: &[&str], label: &str, elf: &Path) -> Result<Run> {
+pub(super) fn run_qemu(
+    mut qemu: std::process::Command,
+    args: &[&str],
+    label: &str,
+    elf: &Path,
+) -> Result<Run> {
     let mut child = qemu
-        .command()
         .args(args)
         .args([
             "-nographic",
@@ -46,7 +49,7 @@ pub(super) fn run_qemu(qemu: &Qemu, args: &[&str], label: &str, elf: &Path) -> R
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("starting {}: {e}", qemu.bin.display()))?;
+        .map_err(|e| format!("starting {:?}: {e}", qemu.get_program()))?;
     // Drain the pipes on threads so that a chatty run cannot block on a full pipe.
     let drain = |pipe: Option<Box<dyn Read + Send>>| {
         std::thread::spawn(move || {
