@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 use clap_complete::Shell;
 
-use crate::format::{InspectFormat, NewFormat};
+use crate::format::{ConvertFormat, InputFormat, InspectFormat, NewFormat};
 use crate::when::{self, Time};
 
 const MAIN_EXAMPLES: &str = "\
@@ -16,11 +16,14 @@ Examples:
                                              when was it made, and its fields
   oid validate -f ids.txt                    report every line that is not an id
   oid range 2024-01-01 2024-02-01            a MongoDB filter for ids made in January 2024
+  oid convert pasted.txt -o ids.txt          ids in any pasted form to hex lines
+  oid sql --help                             SQL over ObjectId columns (the oid-sql command)
   oid completions bash > ~/.local/share/bash-completion/completions/oid
 
 Exit status: 0 on success (also when the reader of the output closed it early, as `| head`
-does), 1 when an input was invalid or the command failed (including a failed write), 2 for a
-command line that cannot work (unknown option, bad time, empty window).
+does), 1 when an input id was invalid or the command failed (including a failed write), 2 for a
+command line that cannot work (unknown option, bad time, empty window) or an input that cannot
+be read (a missing file, a corrupt Parquet file, a missing column).
 
 Install or update with `cargo install oid-cli` (the crate named `oid` is an unrelated project).";
 
@@ -116,6 +119,12 @@ pub(crate) enum Command {
     /// The min and max ids of a creation-time range, and a MongoDB filter for it
     #[command(after_help = RANGE_EXAMPLES)]
     Range(RangeArgs),
+    /// Convert ids between hex lines and Parquet or Arrow IPC ObjectId columns
+    #[command(after_help = CONVERT_EXAMPLES)]
+    Convert(ConvertArgs),
+    /// SQL over ObjectId columns: runs the `oid-sql` command (installed separately)
+    #[command(after_help = SQL_EXAMPLES, disable_help_flag = true)]
+    Sql(SqlArgs),
     /// Print a shell completion script
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
@@ -178,6 +187,8 @@ pub(crate) struct InspectArgs {
     /// Read ids from this file, one per line (`-` for standard input); repeatable
     #[arg(short, long = "file", value_name = "PATH")]
     pub(crate) files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) read: ReadArgs,
     /// Output format
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text")]
     pub(crate) format: InspectFormat,
@@ -209,6 +220,63 @@ pub(crate) struct ValidateArgs {
     /// Read ids from this file, one per line (`-` for standard input); repeatable
     #[arg(short, long = "file", value_name = "PATH")]
     pub(crate) files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) read: ReadArgs,
+}
+
+/// How the files of `inspect`, `validate` and `convert` are read.
+#[derive(Clone, Debug, Default, Args)]
+pub(crate) struct ReadArgs {
+    /// How to read the files
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t)]
+    pub(crate) input_format: InputFormat,
+}
+
+const CONVERT_EXAMPLES: &str = "\
+Examples:
+  oid convert ids.txt -o -                   pasted ids (ObjectId(\"…\"), {\"$oid\": …}) to hex lines
+  mongoexport ... | oid convert -o ids.txt   standard input to a file
+
+Ids are read from the files IN (`-` is standard input; standard input when there are none), one
+per line in any form `oid inspect` reads. Invalid lines are reported on standard error as `oid
+validate` reports them and left out; the exit status is then 1. OUT is written whole or not at
+all: a file is written under a temporary name and renamed at the end. On a terminal, a long
+conversion shows a progress bar on standard error.";
+
+const SQL_EXAMPLES: &str = "\
+Examples:
+  oid sql --help                             the options of oid-sql
+
+`oid sql ARGS...` runs the `oid-sql` command with ARGS: the one next to the `oid` executable,
+else the first on PATH, and exits with its status. Install it from a checkout with
+`cargo install --path oid-datafusion`.";
+
+#[derive(Debug, Args)]
+pub(crate) struct ConvertArgs {
+    /// Files to read, one id per line (`-` for standard input; default: standard input)
+    #[arg(value_name = "IN")]
+    pub(crate) inputs: Vec<PathBuf>,
+    /// Where to write: a file, or `-` for standard output
+    #[arg(short, long, value_name = "OUT")]
+    pub(crate) output: PathBuf,
+    /// Output format
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub(crate) format: Option<ConvertFormat>,
+    #[command(flatten)]
+    pub(crate) read: ReadArgs,
+}
+
+/// The arguments of `oid sql`, passed to `oid-sql` as they are.
+#[derive(Debug, Args)]
+pub(crate) struct SqlArgs {
+    /// Arguments for oid-sql (see `oid sql --help`)
+    #[arg(
+        value_name = "ARGS",
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_parser = clap::value_parser!(OsString)
+    )]
+    pub(crate) args: Vec<OsString>,
 }
 
 /// A COUNT: a whole number of ids, 0 or more. Anything else is refused with what a count is,

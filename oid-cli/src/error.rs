@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::io;
+use std::path::PathBuf;
 
 use oid_std::EntropyError;
 
@@ -19,6 +20,12 @@ pub(crate) enum Error {
     StdoutClosed,
     /// Reading standard input failed.
     Read(io::Error),
+    /// The output file of `convert` or `new -o` could not be created, written or renamed.
+    Output { path: PathBuf, source: io::Error },
+    /// `oid sql`: no `oid-sql` next to `oid` nor on PATH.
+    SqlMissing,
+    /// `oid sql`: `oid-sql` was found but could not be started.
+    SqlStart { path: PathBuf, source: io::Error },
     /// The operating system gave no random bytes to seed the generator.
     Entropy(EntropyError),
     /// The system clock reads a time an ObjectId cannot hold.
@@ -37,16 +44,19 @@ impl Error {
         matches!(self, Error::Write(e) if e.kind() == io::ErrorKind::BrokenPipe)
     }
 
-    /// 2 for a command line that cannot work (as clap uses for its own usage errors), 1 for
-    /// everything else.
+    /// 2 for a command line that cannot work (as clap uses for its own usage errors) or an
+    /// input that cannot be read, 1 for everything else.
     pub(crate) const fn exit_code(&self) -> u8 {
         match self {
             Error::EmptyWindow { .. }
             | Error::FixedTimeCapacity { .. }
-            | Error::UpperNeedsHex(_) => 2,
+            | Error::UpperNeedsHex(_)
+            | Error::Read(_)
+            | Error::SqlMissing
+            | Error::SqlStart { .. } => 2,
             Error::Write(_)
             | Error::StdoutClosed
-            | Error::Read(_)
+            | Error::Output { .. }
             | Error::Entropy(_)
             | Error::Clock => 1,
         }
@@ -59,6 +69,17 @@ impl fmt::Display for Error {
             Error::Write(e) => write!(f, "cannot write to standard output: {e}"),
             Error::StdoutClosed => f.write_str("cannot write to standard output: it is closed"),
             Error::Read(e) => write!(f, "cannot read standard input: {e}"),
+            Error::Output { path, source } => {
+                write!(f, "cannot write {}: {source}", path.display())
+            }
+            Error::SqlMissing => f.write_str(
+                "`oid sql` runs the oid-sql command, which is not installed: it is neither next \
+                 to oid nor on PATH; install it from a checkout of oid with `cargo install --path \
+                 oid-datafusion`",
+            ),
+            Error::SqlStart { path, source } => {
+                write!(f, "cannot run {}: {source}", path.display())
+            }
             Error::Entropy(e) => write!(f, "cannot seed the generator: {e}"),
             Error::Clock => write!(
                 f,
@@ -100,14 +121,20 @@ pub(crate) enum Status {
     Ok,
     /// Some inputs were invalid (each one was reported).
     Invalid,
+    /// Some input files could not be read (each one was reported); exit status 2.
+    Unreadable,
 }
 
 impl Status {
-    pub(crate) const fn from_invalid(count: u64) -> Status {
-        if count == 0 {
-            Status::Ok
-        } else {
+    /// The status of a run that saw `invalid` invalid ids and `unreadable` files it could not
+    /// read: an unreadable file outweighs invalid ids.
+    pub(crate) const fn of(invalid: u64, unreadable: u64) -> Status {
+        if unreadable > 0 {
+            Status::Unreadable
+        } else if invalid > 0 {
             Status::Invalid
+        } else {
+            Status::Ok
         }
     }
 }
@@ -164,8 +191,10 @@ mod tests {
     }
 
     #[test]
-    fn status_from_count() {
-        assert_eq!(Status::from_invalid(0), Status::Ok);
-        assert_eq!(Status::from_invalid(3), Status::Invalid);
+    fn status_from_counts() {
+        assert_eq!(Status::of(0, 0), Status::Ok);
+        assert_eq!(Status::of(3, 0), Status::Invalid);
+        assert_eq!(Status::of(3, 1), Status::Unreadable);
+        assert_eq!(Status::of(0, 1), Status::Unreadable);
     }
 }

@@ -52,6 +52,30 @@ pub(crate) enum InspectFormat {
     Mongosh,
 }
 
+/// How the files of `inspect`, `validate` and `convert` are read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub(crate) enum InputFormat {
+    /// by the file's name and content (see below)
+    #[default]
+    Auto,
+    /// one id per line, in any pasted form
+    Lines,
+}
+
+/// The output formats of `oid convert`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ConvertFormat {
+    /// 24 lowercase hex digits per line
+    Hex,
+}
+
+impl ConvertFormat {
+    /// The format of an output named `path` when `--format` is not given: by its extension.
+    pub(crate) const fn of_path(_path: &std::path::Path) -> ConvertFormat {
+        ConvertFormat::Hex
+    }
+}
+
 /// A one-line format, shared by `new` and `inspect`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Line {

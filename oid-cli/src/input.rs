@@ -16,7 +16,10 @@ use std::path::{Path, PathBuf};
 
 use oid_std::ObjectId;
 
+use crate::cli::ReadArgs;
 use crate::error::Error;
+use crate::format::InputFormat;
+use crate::progress::{Progress, Unit};
 use crate::stderr::Messages;
 
 mod item;
@@ -25,7 +28,7 @@ mod lines;
 pub(crate) use self::lines::READ_BUFFER;
 use self::lines::lines;
 
-pub(crate) use self::item::{Invalid, Item, Position};
+pub(crate) use self::item::{Invalid, Item, Position, Row};
 use self::item::{LinesError, item};
 
 /// What a command reads.
@@ -35,6 +38,8 @@ pub(crate) struct Sources<'a> {
     pub(crate) args: &'a [OsString],
     /// Files given with `-f/--file`; `-` is standard input.
     pub(crate) files: &'a [PathBuf],
+    /// How the files are read.
+    pub(crate) read: &'a ReadArgs,
 }
 
 /// What [`for_each`] saw, for summaries.
@@ -50,28 +55,30 @@ pub(crate) struct Seen {
 
 /// Calls `f` for each argument, then each line of each file; for each line of `stdin` when
 /// there are neither. Stops at the first error `f` returns. A file that cannot be opened or
-/// read is reported on `err` and counted; the others are still read.
+/// read is reported on `err` and counted; the others are still read. Each file read is shown
+/// on `progress`.
 pub(crate) fn for_each<E: Messages>(
     sources: Sources<'_>,
     stdin: impl BufRead,
     err: &mut E,
-    mut f: impl FnMut(Item<'_>, &mut E) -> Result<(), Error>,
+    progress: &Progress,
+    mut f: impl FnMut(Row<'_>, &mut E) -> Result<(), Error>,
 ) -> Result<Seen, Error> {
     let mut seen = Seen::default();
     let mut items = 0_u64;
-    let mut count = |item: Item<'_>, err: &mut E| {
+    let mut count = |row: Row<'_>, err: &mut E| {
         items += 1;
-        f(item, err)
+        f(row, err)
     };
     for (i, arg) in sources.args.iter().enumerate() {
         let position = Position::Argument(i + 1);
         match arg.to_str() {
-            Some(text) => count(item(position, text), err)?,
+            Some(text) => count(Row::Item(item(position, text)), err)?,
             None => {
                 let lossy = arg.to_string_lossy();
                 let text = lossy.trim();
                 let id = Err(Invalid::NotUtf8);
-                count(Item { position, text, id }, err)?;
+                count(Row::Item(Item { position, text, id }), err)?;
             }
         }
         if let Some(id) = i.checked_sub(1).and_then(|j| split(&sources.args[j..=i])) {
@@ -96,16 +103,29 @@ pub(crate) fn for_each<E: Messages>(
             seen.read_stdin = true;
             // Standard input is read once; a second `-` finds it at its end.
             if let Some(stdin) = stdin.take() {
-                lines(stdin, None, |item| count(item, err)).map_err(LinesError::stdin)?;
+                progress.start("standard input", None, Unit::Bytes);
+                lines(stdin, None, progress, |item| count(Row::Item(item), err))
+                    .map_err(LinesError::stdin)?;
             }
             continue;
         }
         let result = match File::open(path) {
-            Ok(file) => lines(
-                BufReader::with_capacity(READ_BUFFER, file),
-                Some(path),
-                |item| count(item, err),
-            ),
+            Ok(file) => {
+                let size = file
+                    .metadata()
+                    .ok()
+                    .filter(|m| m.is_file())
+                    .map(|m| m.len());
+                progress.start(&path.display().to_string(), size, Unit::Bytes);
+                match sources.read.input_format {
+                    InputFormat::Auto | InputFormat::Lines => lines(
+                        BufReader::with_capacity(READ_BUFFER, file),
+                        Some(path),
+                        progress,
+                        |item| count(Row::Item(item), err),
+                    ),
+                }
+            }
             Err(e) => Err(LinesError::Read(e)),
         };
         match result {
@@ -113,8 +133,10 @@ pub(crate) fn for_each<E: Messages>(
             Err(LinesError::Stop(e)) => return Err(e),
             Err(LinesError::Read(e)) => {
                 seen.unreadable += 1;
-                let _ = writeln!(err, "oid: cannot read {}: {e}", path.display());
-                err.end_message();
+                progress.suspend(|| {
+                    let _ = writeln!(err, "oid: cannot read {}: {e}", path.display());
+                    err.end_message();
+                });
             }
         }
     }
@@ -236,10 +258,18 @@ mod tests {
         let mut items = Vec::new();
         let mut err = Vec::new();
         let seen = for_each(
-            Sources { args: &args, files },
+            Sources {
+                args: &args,
+                files,
+                read: &ReadArgs::default(),
+            },
             stdin,
             &mut err,
-            |item, _| {
+            &Progress::none(),
+            |row, _| {
+                let Row::Item(item) = row else {
+                    unreachable!("lines have no nulls")
+                };
                 items.push((item.position.to_string(), item.text.to_owned(), item.id));
                 Ok(())
             },
@@ -308,10 +338,15 @@ mod tests {
             Sources {
                 args: &args,
                 files: &[],
+                read: &ReadArgs::default(),
             },
             &b"ignored\n"[..],
             &mut io::sink(),
-            |item, _| {
+            &Progress::none(),
+            |row, _| {
+                let Row::Item(item) = row else {
+                    unreachable!("arguments are never null")
+                };
                 seen.push((item.position.to_string(), item.text.to_owned(), item.id));
                 Ok(())
             },
@@ -436,9 +471,11 @@ mod tests {
             Sources {
                 args: &[],
                 files: &[],
+                read: &ReadArgs::default(),
             },
             &b"a\nb\nc\n"[..],
             &mut io::sink(),
+            &Progress::none(),
             |_, _| {
                 calls += 1;
                 Err(Error::Read(io::Error::other("stop")))

@@ -9,7 +9,8 @@ use serde::{Serialize, Serializer};
 use crate::cli::InspectArgs;
 use crate::error::{Error, Status};
 use crate::format::{InspectFormat, Line};
-use crate::input::{self, Sources};
+use crate::input::{self, Row, Sources};
+use crate::progress::Progress;
 use crate::stderr::Messages;
 use crate::when::{self, Time};
 
@@ -33,8 +34,12 @@ pub(crate) fn run(
     let sources = Sources {
         args: &args.ids,
         files: &args.files,
+        read: &args.read,
     };
-    let seen = input::for_each(sources, stdin, err, |item, err| {
+    let progress = Progress::none();
+    let seen = input::for_each(sources, stdin, err, &progress, |row, err| {
+        // A null row of a column holds no id: nothing to show.
+        let Row::Item(item) = row else { return Ok(()) };
         match item.id {
             Ok(id) => {
                 match line {
@@ -63,7 +68,7 @@ pub(crate) fn run(
         );
         err.end_message();
     }
-    Ok(Status::from_invalid(invalid + seen.unreadable))
+    Ok(Status::of(invalid, seen.unreadable))
 }
 
 /// Lowercase hex of some bytes of an id.
@@ -196,6 +201,7 @@ mod tests {
         let args = InspectArgs {
             ids: ids.iter().map(std::ffi::OsString::from).collect(),
             files: Vec::new(),
+            read: crate::cli::ReadArgs::default(),
             format: InspectFormat::Text,
             json,
             legacy,

@@ -2,13 +2,16 @@
 #![forbid(unsafe_code)]
 
 mod cli;
+mod convert;
 mod doctor;
 mod error;
 mod format;
 mod input;
 mod inspect;
 mod new;
+mod progress;
 mod range;
+mod sql;
 mod stderr;
 mod validate;
 mod when;
@@ -25,6 +28,15 @@ use crate::stderr::Stderr;
 fn main() -> ExitCode {
     // Usage errors (unknown options, bad times) are reported by clap, with exit status 2.
     let cli = Cli::parse();
+    if let Command::Sql(args) = &cli.command {
+        return match sql::run(args) {
+            Ok(code) => ExitCode::from(code),
+            Err(e) => {
+                eprintln!("oid: {e}");
+                ExitCode::from(e.exit_code())
+            }
+        };
+    }
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let mut err = Stderr::new();
     let result = run(cli.command, &mut out, &mut err).and_then(|status| {
@@ -34,6 +46,7 @@ fn main() -> ExitCode {
     let code = match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,
         Ok(Status::Invalid) => ExitCode::FAILURE,
+        Ok(Status::Unreadable) => ExitCode::from(2),
         // The reader closed the pipe (`oid new 1000000 | head -1`): it has all it wanted.
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
         Err(e) => {
@@ -47,13 +60,21 @@ fn main() -> ExitCode {
 }
 
 fn run(command: Command, out: &mut impl Write, err: &mut Stderr) -> Result<Status, Error> {
-    if !matches!(command, Command::Validate(_)) && closed_at_start(1) {
+    let writes_stdout = match &command {
+        Command::Validate(_) => false,
+        Command::Convert(args) => args.output.as_os_str() == "-",
+        _ => true,
+    };
+    if writes_stdout && closed_at_start(1) {
         return Err(Error::StdoutClosed);
     }
     match command {
         Command::New(args) => new::run(&args, out),
         Command::Inspect(args) => inspect::run(&args, stdin(), out, err),
         Command::Validate(args) => validate::run(&args, stdin(), err),
+        Command::Convert(args) => convert::run(&args, stdin(), out, err),
+        // Run by `main` before standard output is set up.
+        Command::Sql(args) => sql::run(&args).map(|_| Status::Ok),
         Command::Range(args) => range::run(&args, out),
         Command::Doctor(args) => doctor::run(&args, out),
         Command::Completions(args) => {

@@ -4,7 +4,8 @@ use std::io::BufRead;
 
 use crate::cli::ValidateArgs;
 use crate::error::{Error, Status};
-use crate::input::{self, Sources};
+use crate::input::{self, Row, Sources};
+use crate::progress::Progress;
 use crate::stderr::Messages;
 
 /// Runs `oid validate`: each invalid input is reported on `err`, then a summary; nothing goes
@@ -15,14 +16,21 @@ pub(crate) fn run(
     err: &mut impl Messages,
 ) -> Result<Status, Error> {
     let mut invalid = 0_u64;
+    let mut nulls = 0_u64;
     let sources = Sources {
         args: &args.ids,
         files: &args.files,
+        read: &args.read,
     };
-    let seen = input::for_each(sources, stdin, err, |item, err| {
-        if let Err(reason) = item.id {
-            invalid += 1;
-            input::report(&mut std::io::sink(), err, &item, &reason)?;
+    let seen = input::for_each(sources, stdin, err, &Progress::none(), |row, err| {
+        match row {
+            Row::Item(item) => {
+                if let Err(reason) = item.id {
+                    invalid += 1;
+                    input::report(&mut std::io::sink(), err, &item, &reason)?;
+                }
+            }
+            Row::Null(_) => nulls += 1,
         }
         Ok(())
     })?;
@@ -32,9 +40,13 @@ pub(crate) fn run(
             "oid: standard input is empty or closed: no ids to check"
         );
     }
-    let valid = seen.items - invalid;
-    let _ = writeln!(err, "{valid} valid, {invalid} invalid");
-    Ok(Status::from_invalid(invalid + seen.unreadable))
+    let valid = seen.items - invalid - nulls;
+    let _ = if nulls == 0 {
+        writeln!(err, "{valid} valid, {invalid} invalid")
+    } else {
+        writeln!(err, "{valid} valid, {invalid} invalid, {nulls} null")
+    };
+    Ok(Status::of(invalid, seen.unreadable))
 }
 
 #[cfg(test)]
@@ -45,6 +57,7 @@ mod tests {
         let args = ValidateArgs {
             ids: ids.iter().map(std::ffi::OsString::from).collect(),
             files: Vec::new(),
+            read: crate::cli::ReadArgs::default(),
         };
         let mut err = Vec::new();
         let status = run(&args, stdin, &mut err).unwrap();

@@ -138,7 +138,7 @@ fn files_with_f_and_a_hint_for_a_bare_file_name() {
     oid()
         .args(["validate", "-f", missing.to_str().unwrap()])
         .assert()
-        .code(1)
+        .code(2)
         .stderr(format!(
             "oid: cannot read {}: No such file or directory (os error 2)\n0 valid, 0 invalid\n",
             missing.display()

@@ -112,7 +112,7 @@ fn a_read_error_is_reported() {
         .stdin(dir)
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(
         stderr.starts_with("oid: cannot read standard input: "),

@@ -75,7 +75,7 @@ fn with_stderr_in_a_file_of_its_own_every_message_arrives_in_order() {
 #[test]
 fn an_unreadable_file_is_reported_in_order_with_the_lines_before_it() {
     // The second file cannot be read: reported after the invalid line of the first, then the
-    // summary (which counts lines; the unreadable file makes the status 1).
+    // summary (which counts lines; the unreadable file makes the status 2).
     let dir = std::env::temp_dir().join(format!("oid-stderr-fatal-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let ids = dir.join("ids.txt");
@@ -85,7 +85,7 @@ fn an_unreadable_file_is_reported_in_order_with_the_lines_before_it() {
         ids.display(),
         dir.join("missing.txt").display()
     ));
-    assert_eq!(status, Some(1));
+    assert_eq!(status, Some(2));
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
     assert!(lines[0].contains(":2: \"nope\": invalid length"), "{out}");

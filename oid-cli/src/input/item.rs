@@ -53,6 +53,18 @@ impl fmt::Display for Invalid {
     }
 }
 
+/// What a command is given for each input: an id or an input that is not one, or a null row of
+/// a column (no id, but not an invalid one either).
+#[derive(Debug)]
+pub(crate) enum Row<'a> {
+    Item(Item<'a>),
+    #[expect(
+        dead_code,
+        reason = "null rows come from columns, whose readers land next"
+    )]
+    Null(Position<'a>),
+}
+
 /// One input: where it was, its text (trimmed; the start of it for a long line) and what it
 /// read as.
 #[derive(Debug)]

@@ -8,6 +8,7 @@ use oid_std::ObjectId;
 
 use super::item::{Invalid, Item, LinesError, MAX_LINE, Position, item};
 use crate::error::Error;
+use crate::progress::Progress;
 
 /// The read buffer of files and standard input: 64 KiB, so a read brings about 2,600 ids.
 pub(crate) const READ_BUFFER: usize = 64 * 1024;
@@ -16,10 +17,12 @@ pub(crate) const READ_BUFFER: usize = 64 * 1024;
 ///
 /// The lines already whole in `reader`'s buffer are read in place: one UTF-8 check and one
 /// newline search for all of them, no copy. A line that continues past the buffer is read by
-/// [`next_line`], which stores at most [`MAX_LINE`] + 1 bytes of it.
+/// [`next_line`], which stores at most [`MAX_LINE`] + 1 bytes of it. The bytes read are
+/// counted on `progress`.
 pub(super) fn lines(
     mut reader: impl BufRead,
     path: Option<&Path>,
+    progress: &Progress,
     mut f: impl FnMut(Item<'_>) -> Result<(), Error>,
 ) -> Result<(), LinesError> {
     let mut buf = Vec::with_capacity(MAX_LINE + 1);
@@ -33,9 +36,11 @@ pub(super) fn lines(
         if let Some(last) = buffered.iter().rposition(|&b| b == b'\n') {
             whole_lines(&buffered[..last], path, &mut line, &mut f).map_err(LinesError::Stop)?;
             reader.consume(last + 1);
+            progress.advance(last as u64 + 1);
             continue;
         }
-        let status = next_line(&mut reader, &mut buf).map_err(LinesError::Read)?;
+        let (status, read) = next_line(&mut reader, &mut buf).map_err(LinesError::Read)?;
+        progress.advance(read);
         if status == LineRead::Eof {
             return Ok(());
         }
@@ -144,25 +149,26 @@ enum LineRead {
 /// How much of a long line is kept for the message.
 pub(super) const SHOWN_OF_LONG_LINE: usize = 64;
 
-/// Reads the next line into `buf` (cleared first), storing at most [`MAX_LINE`] + 1 bytes.
-fn next_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<LineRead> {
+/// Reads the next line into `buf` (cleared first), storing at most [`MAX_LINE`] + 1 bytes;
+/// also returns how many bytes it read, the line ending and a skipped rest included.
+fn next_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<(LineRead, u64)> {
     buf.clear();
     let cap = MAX_LINE as u64 + 1;
-    let n = reader.by_ref().take(cap).read_until(b'\n', buf)?;
+    let n = reader.by_ref().take(cap).read_until(b'\n', buf)? as u64;
     if n == 0 {
-        return Ok(LineRead::Eof);
+        return Ok((LineRead::Eof, 0));
     }
     if buf.last() == Some(&b'\n') {
         buf.pop();
-        return Ok(LineRead::Line);
+        return Ok((LineRead::Line, n));
     }
     if buf.len() <= MAX_LINE {
-        return Ok(LineRead::Line); // the last line, without a newline
+        return Ok((LineRead::Line, n)); // the last line, without a newline
     }
     // Stream through the rest of the line without storing it.
-    reader.skip_until(b'\n')?;
+    let rest = reader.skip_until(b'\n')? as u64;
     buf.truncate(SHOWN_OF_LONG_LINE);
-    Ok(LineRead::TooLong)
+    Ok((LineRead::TooLong, n + rest))
 }
 
 #[cfg(test)]
@@ -178,10 +184,15 @@ mod tests {
     /// What `lines` gives for `input` read through a buffer of `capacity` bytes.
     fn through_lines(input: &[u8], capacity: usize) -> Vec<Seen3> {
         let mut items = Vec::new();
-        lines(BufReader::with_capacity(capacity, input), None, |item| {
-            items.push((item.position.to_string(), item.text.to_owned(), item.id));
-            Ok(())
-        })
+        lines(
+            BufReader::with_capacity(capacity, input),
+            None,
+            &Progress::none(),
+            |item| {
+                items.push((item.position.to_string(), item.text.to_owned(), item.id));
+                Ok(())
+            },
+        )
         .ok()
         .unwrap();
         items
@@ -193,7 +204,7 @@ mod tests {
         let mut buf = Vec::new();
         let mut line = 0;
         loop {
-            let status = next_line(&mut input, &mut buf).unwrap();
+            let (status, _) = next_line(&mut input, &mut buf).unwrap();
             if status == LineRead::Eof {
                 return items;
             }
