@@ -81,6 +81,39 @@ impl ObjectId {
         Err(diagnose(b))
     }
 
+    /// Parses 24 ASCII hex digits given as bytes (any case), as [`parse_str`](ObjectId::parse_str)
+    /// does for a `&str`: for byte columns and buffers that are not known to be UTF-8. Shares
+    /// `parse_str`'s decode, so it runs at the same speed.
+    ///
+    /// # Errors
+    ///
+    /// The [`ParseError`] `parse_str` gives for the same text when `b` is UTF-8. Bytes that are not
+    /// UTF-8 count one character each, and the first of them that is not a hex digit is reported as
+    /// U+FFFD (`'\u{fffd}'`) at its byte index.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use oid_core::ObjectId;
+    /// let id = ObjectId::try_parse_ascii(b"507F1F77bcf86cd799439011")?;
+    /// assert_eq!(id.to_hex(), "507f1f77bcf86cd799439011");
+    ///
+    /// let err = ObjectId::try_parse_ascii(b"507f1f77bcf86cd79943901\xff").unwrap_err();
+    /// assert_eq!(err.invalid_char(), Some(('\u{fffd}', 23)));
+    /// assert_eq!(ObjectId::try_parse_ascii(b"507f").unwrap_err().len(), Some(4));
+    /// # Ok::<(), oid_core::ParseError>(())
+    /// ```
+    #[inline]
+    pub const fn try_parse_ascii(b: &[u8]) -> Result<ObjectId, ParseError> {
+        if let Some(bytes) = decode24(b) {
+            return Ok(ObjectId::from_bytes(bytes));
+        }
+        match core::str::from_utf8(b) {
+            Ok(s) => Err(diagnose(s.as_bytes())),
+            Err(_) => Err(diagnose_bytes(b)),
+        }
+    }
+
     /// Whether `s` is exactly 24 ASCII hex digits (any case).
     ///
     /// # Examples
@@ -125,6 +158,26 @@ const fn diagnose(b: &[u8]) -> ParseError {
     // Unreachable for a 24-character string that failed the fast path; report the length
     // rather than panic.
     ParseError(ParseErrorKind::Length(chars))
+}
+
+/// The slow path for bytes that are not UTF-8: each byte is one character.
+const fn diagnose_bytes(b: &[u8]) -> ParseError {
+    if b.len() != 24 {
+        return ParseError(ParseErrorKind::Length(b.len()));
+    }
+    let mut i = 0;
+    while i < b.len() {
+        if digit(b[i]).1 == 0 {
+            let c = if b[i] < 0x80 {
+                b[i] as char
+            } else {
+                char::REPLACEMENT_CHARACTER
+            };
+            return ParseError(ParseErrorKind::Char(c, i));
+        }
+        i += 1;
+    }
+    ParseError(ParseErrorKind::Length(b.len()))
 }
 
 /// Decodes the UTF-8 character starting at `b[i]` (`b` is valid UTF-8).
@@ -266,7 +319,34 @@ mod tests {
             let err = ObjectId::parse_str(input).expect_err(input);
             assert_eq!(err.to_string(), *msg, "input {input:?}");
             assert!(!ObjectId::is_valid(input));
+            // The byte form gives the same error for UTF-8 input.
+            assert_eq!(ObjectId::try_parse_ascii(input.as_bytes()), Err(err));
         }
+    }
+
+    #[test]
+    fn try_parse_ascii_reports_bytes_that_are_not_utf8() {
+        let mut b = *b"507f1f77bcf86cd799439011";
+        assert_eq!(
+            ObjectId::try_parse_ascii(&b),
+            ObjectId::parse_str("507f1f77bcf86cd799439011")
+        );
+        b[5] = 0xc3; // a lead byte with no continuation
+        let err = ObjectId::try_parse_ascii(&b).unwrap_err();
+        assert_eq!(err.invalid_char(), Some((char::REPLACEMENT_CHARACTER, 5)));
+        let err = ObjectId::try_parse_ascii(&b[..23]).unwrap_err();
+        assert_eq!(err.len(), Some(23));
+        b[5] = b'f';
+        b[23] = b'g';
+        b[2] = 0xff;
+        // The first bad byte wins, ASCII or not.
+        let err = ObjectId::try_parse_ascii(&b).unwrap_err();
+        assert_eq!(err.invalid_char(), Some((char::REPLACEMENT_CHARACTER, 2)));
+        b[2] = b'0';
+        b[0] = 0x80;
+        b[1] = b'z';
+        let err = ObjectId::try_parse_ascii(&b).unwrap_err();
+        assert_eq!(err.invalid_char(), Some((char::REPLACEMENT_CHARACTER, 0)));
     }
 
     #[test]

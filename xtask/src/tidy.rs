@@ -13,7 +13,14 @@ use crate::util::project_root;
 const SKIP_DIRS: &[&str] = &["target", "node_modules", "corpus", "artifacts", ".git"];
 
 /// The published crates: each must have the MSRV line in its README.
-const CRATES: &[&str] = &["oid-core", "oid-std", "oid-bson", "oid-embedded", "oid-cli"];
+const CRATES: &[&str] = &[
+    "oid-core",
+    "oid-std",
+    "oid-bson",
+    "oid-embedded",
+    "oid-cli",
+    "oid-arrow",
+];
 
 /// Every file under `dir` whose name ends in one of `extensions` (or is `.ci/run`), skipping
 /// [`SKIP_DIRS`].
@@ -70,6 +77,15 @@ fn readme_msrv(readme: &str) -> Option<&str> {
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(version.len());
     Some(version[..end].trim_end_matches('.'))
+}
+
+/// A crate's own `rust-version = "X.Y"` line, when it does not inherit the workspace's (a crate
+/// whose dependencies need a newer Rust, as oid-arrow's arrow-rs does).
+fn own_rust_version(manifest: &str) -> Option<&str> {
+    manifest
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("rust-version = \""))
+        .map(|v| v.trim_end_matches('"'))
 }
 
 /// What is wrong with a README's MSRV line given the workspace's `rust-version`, if anything.
@@ -205,7 +221,6 @@ const MANIFEST_KEYS: &[&str] = &[
     "version.workspace = true",
     "edition.workspace = true",
     "license.workspace = true",
-    "rust-version.workspace = true",
     "repository.workspace = true",
     "homepage.workspace = true",
     "documentation = ",
@@ -232,6 +247,11 @@ fn crate_problems(krate: &str, readme: &str, changelog: &str, manifest: &str) ->
         if !manifest.contains(key) {
             problems.push(format!("{krate}/Cargo.toml must have `{key}`"));
         }
+    }
+    if !manifest.contains("rust-version.workspace = true") && own_rust_version(manifest).is_none() {
+        problems.push(format!(
+            "{krate}/Cargo.toml must have `rust-version.workspace = true` or its own `rust-version`"
+        ));
     }
     if !manifest.contains("[lints]\nworkspace = true") {
         problems.push(format!(
@@ -435,8 +455,16 @@ mod tests {
         let root = project_root();
         let version = crate::util::rust_version().unwrap();
         let mut problems = Vec::new();
+        // A crate with its own rust-version states that one.
+        let version_of = |dir: &Path| {
+            fs::read_to_string(dir.join("Cargo.toml"))
+                .ok()
+                .and_then(|m| own_rust_version(&m).map(str::to_owned))
+                .unwrap_or_else(|| version.clone())
+        };
         for krate in CRATES {
-            if let Some(p) = msrv_problem(&read(&root.join(krate).join("README.md")), &version) {
+            let dir = root.join(krate);
+            if let Some(p) = msrv_problem(&read(&dir.join("README.md")), &version_of(&dir)) {
                 problems.push(format!("{krate}/README.md: {p}"));
             }
         }
@@ -450,7 +478,7 @@ mod tests {
                 continue;
             };
             if text.contains("## MSRV") {
-                if let Some(p) = msrv_problem(&text, &version) {
+                if let Some(p) = msrv_problem(&text, &version_of(&dir)) {
                     problems.push(format!("{}: {p}", readme.display()));
                 }
             }
@@ -514,7 +542,17 @@ mod tests {
         assert!(problems.iter().any(|p| p.contains("[0.1.0]")));
         let full: String = MANIFEST_KEYS.iter().map(|k| format!("{k}\n")).collect();
         let full = format!("{full}[lints]\nworkspace = true\n");
-        assert!(crate_problems("oid-x", readme, changelog, &full).is_empty());
+        let problems = crate_problems("oid-x", readme, changelog, &full);
+        assert!(
+            problems.iter().any(|p| p.contains("rust-version")),
+            "{problems:?}"
+        );
+        let inherited = format!("{full}rust-version.workspace = true\n");
+        assert!(crate_problems("oid-x", readme, changelog, &inherited).is_empty());
+        let own = format!("{full}rust-version = \"1.88\"\n");
+        assert!(crate_problems("oid-x", readme, changelog, &own).is_empty());
+        assert_eq!(own_rust_version(&own), Some("1.88"));
+        assert_eq!(own_rust_version(&inherited), None);
     }
 
     #[test]

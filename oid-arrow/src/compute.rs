@@ -1,0 +1,552 @@
+//! Kernels over whole arrays, in arrow-rs's style: the input's null buffer is carried to the
+//! output, each output buffer is allocated once at its final size, and no row allocates.
+//!
+//! | From | To | Kernel |
+//! |---|---|---|
+//! | hex text: `Utf8`, `LargeUtf8`, `Utf8View`, `Binary`, `LargeBinary`, `BinaryView`, `FixedSizeBinary(24)` | ids | [`parse_hex`] |
+//! | hex text | `Boolean` (whether a row is an id) | [`is_valid_hex`] |
+//! | ids | lowercase hex `Utf8` / `Utf8View` | [`to_hex`] / [`to_hex_view`] |
+//! | ids | creation time, `Timestamp(Second, "UTC")` | [`timestamp`] |
+//! | ids | random value, `FixedSizeBinary(5)` | [`random`] |
+//! | ids | counter, `UInt32` | [`counter`] |
+//! | `Timestamp` (any unit and zone) | the smallest / largest id of each row's second | [`min_for_timestamp`] / [`max_for_timestamp`] |
+//!
+//! Text is parsed and written by oid-core's own one-id functions
+//! ([`ObjectId::try_parse_ascii`], [`ObjectId::encode_hex`]), so a kernel and the core agree on
+//! every row. A text column whose rows are all 24 bytes long is one hex string end to end: it is
+//! decoded in one pass over its values buffer.
+
+use arrow_array::types::{
+    BinaryViewType, ByteArrayType, ByteViewType, StringViewType, TimestampMicrosecondType,
+    TimestampMillisecondType, TimestampNanosecondType, TimestampSecondType,
+};
+use arrow_array::{
+    Array, ArrowPrimitiveType, BooleanArray, FixedSizeBinaryArray, GenericByteArray,
+    GenericByteViewArray, PrimitiveArray, StringArray, StringViewArray, TimestampSecondArray,
+    UInt32Array, cast::AsArray,
+};
+use arrow_buffer::{
+    ArrowNativeType, BooleanBuffer, BooleanBufferBuilder, Buffer, MutableBuffer, NullBuffer,
+    OffsetBuffer, ScalarBuffer,
+};
+use arrow_schema::{ArrowError, DataType, TimeUnit};
+use oid_core::ObjectId;
+
+use crate::array::from_parts;
+use crate::{Error, ObjectIdArray};
+
+/// What a conversion does with a row that has no answer (text that is not an id, a time outside
+/// the ids' range).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum OnInvalid {
+    /// Fail with an error naming the first such row (and, for text, why, as oid-core says it).
+    Error,
+    /// Make the row null (as arrow's `cast` does with `safe: true`).
+    Null,
+}
+
+/// The text types [`parse_hex`] and [`is_valid_hex`] take.
+const TEXT_TYPES: &str =
+    "Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or FixedSizeBinary(24)";
+
+/// Row access over the text arrays: each row's bytes, and the whole values buffer when every row
+/// is 24 bytes and the rows follow each other.
+trait Rows {
+    fn len(&self) -> usize;
+    fn nulls(&self) -> Option<&NullBuffer>;
+    fn row(&self, i: usize) -> &[u8];
+    /// The `24 * len` bytes of all rows in order, if the rows are laid out that way.
+    fn contiguous(&self) -> Option<&[u8]>;
+}
+
+impl<T: ByteArrayType> Rows for GenericByteArray<T> {
+    fn len(&self) -> usize {
+        Array::len(self)
+    }
+    fn nulls(&self) -> Option<&NullBuffer> {
+        Array::nulls(self)
+    }
+    #[inline]
+    fn row(&self, i: usize) -> &[u8] {
+        let offsets = self.value_offsets();
+        &self.value_data()[offsets[i].as_usize()..offsets[i + 1].as_usize()]
+    }
+    fn contiguous(&self) -> Option<&[u8]> {
+        let offsets = self.value_offsets();
+        let (first, last) = (offsets[0].as_usize(), offsets[offsets.len() - 1].as_usize());
+        if last - first != 24 * Rows::len(self) {
+            return None;
+        }
+        // Every step 24: one branch-free pass over the offsets (4 or 8 bytes a row).
+        let steps = offsets[1..]
+            .iter()
+            .zip(offsets)
+            .fold(0usize, |acc, (b, a)| {
+                acc | (b.as_usize().wrapping_sub(a.as_usize()) ^ 24)
+            });
+        (steps == 0).then(|| &self.value_data()[first..last])
+    }
+}
+
+impl<T: ByteViewType + ?Sized> Rows for GenericByteViewArray<T> {
+    fn len(&self) -> usize {
+        Array::len(self)
+    }
+    fn nulls(&self) -> Option<&NullBuffer> {
+        Array::nulls(self)
+    }
+    #[inline]
+    fn row(&self, i: usize) -> &[u8] {
+        self.value(i).as_ref()
+    }
+    fn contiguous(&self) -> Option<&[u8]> {
+        None
+    }
+}
+
+impl Rows for FixedSizeBinaryArray {
+    fn len(&self) -> usize {
+        Array::len(self)
+    }
+    fn nulls(&self) -> Option<&NullBuffer> {
+        Array::nulls(self)
+    }
+    #[inline]
+    fn row(&self, i: usize) -> &[u8] {
+        self.value(i)
+    }
+    fn contiguous(&self) -> Option<&[u8]> {
+        (self.value_length() == 24).then(|| self.value_data())
+    }
+}
+
+/// Calls `f` with the text array behind `array`, or fails with its data type.
+macro_rules! with_rows {
+    ($array:expr, |$rows:ident| $body:expr) => {{
+        let array: &dyn Array = $array;
+        match array.data_type() {
+            DataType::Utf8 => {
+                let $rows = array.as_string::<i32>();
+                $body
+            }
+            DataType::LargeUtf8 => {
+                let $rows = array.as_string::<i64>();
+                $body
+            }
+            DataType::Binary => {
+                let $rows = array.as_binary::<i32>();
+                $body
+            }
+            DataType::LargeBinary => {
+                let $rows = array.as_binary::<i64>();
+                $body
+            }
+            DataType::Utf8View => {
+                let $rows = array.as_byte_view::<StringViewType>();
+                $body
+            }
+            DataType::BinaryView => {
+                let $rows = array.as_byte_view::<BinaryViewType>();
+                $body
+            }
+            DataType::FixedSizeBinary(24) => {
+                let $rows = array.as_fixed_size_binary();
+                $body
+            }
+            other => Err(Error::DataType {
+                expected: TEXT_TYPES,
+                found: other.clone(),
+            }),
+        }
+    }};
+}
+
+/// Parses hex text into ids: 24 hex digits per row, any case, nothing else (no whitespace, no
+/// `0x`), exactly as [`ObjectId::parse_str`] does.
+///
+/// Takes `Utf8`, `LargeUtf8`, `Utf8View`, `Binary`, `LargeBinary`, `BinaryView` and
+/// `FixedSizeBinary(24)` arrays. Null rows stay null and are not parsed.
+///
+/// # Errors
+///
+/// [`Error::DataType`] for another input type. With [`OnInvalid::Error`],
+/// [`Error::InvalidId`] naming the first row that is not an id and why; with
+/// [`OnInvalid::Null`] such rows become null.
+///
+/// # Examples
+///
+/// ```
+/// use arrow_array::StringArray;
+/// use oid_arrow::compute::{parse_hex, OnInvalid};
+///
+/// let text = StringArray::from(vec![Some("507F1F77bcf86cd799439011"), None, Some("nope")]);
+/// let ids = parse_hex(&text, OnInvalid::Null)?;
+/// assert_eq!(ids.get(0).map(|id| id.to_hex()).unwrap(), "507f1f77bcf86cd799439011");
+/// assert_eq!((ids.get(1), ids.get(2)), (None, None));
+///
+/// let err = parse_hex(&text, OnInvalid::Error).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "row 2 is not an ObjectId: invalid length: expected 24 hex characters, found 4"
+/// );
+/// # Ok::<(), oid_arrow::Error>(())
+/// ```
+pub fn parse_hex(array: &dyn Array, on_invalid: OnInvalid) -> Result<ObjectIdArray, Error> {
+    with_rows!(array, |rows| parse_rows(rows, on_invalid))
+}
+
+fn parse_rows<R: Rows + ?Sized>(rows: &R, on_invalid: OnInvalid) -> Result<ObjectIdArray, Error> {
+    let n = rows.len();
+    let mut values = MutableBuffer::from_len_zeroed(n * 12);
+    let out = values.as_slice_mut().as_chunks_mut::<12>().0;
+    if let Some(text) = rows.contiguous()
+        && decode_contiguous(text, out)
+    {
+        return Ok(from_parts(values.into(), rows.nulls().cloned()));
+    }
+    // Row by row: some row is not 24 bytes, or some row (maybe a null one) is not hex.
+    let nulls = rows.nulls();
+    let mut valid: Option<BooleanBufferBuilder> = None;
+    for (i, out) in out.iter_mut().enumerate() {
+        if nulls.is_some_and(|nulls| nulls.is_null(i)) {
+            continue;
+        }
+        match ObjectId::try_parse_ascii(rows.row(i)) {
+            Ok(id) => *out = id.bytes(),
+            Err(error) => match on_invalid {
+                OnInvalid::Error => return Err(Error::InvalidId { row: i, error }),
+                OnInvalid::Null => {
+                    *out = [0; 12];
+                    valid
+                        .get_or_insert_with(|| {
+                            let mut b = BooleanBufferBuilder::new(n);
+                            b.append_n(n, true);
+                            b
+                        })
+                        .set_bit(i, false);
+                }
+            },
+        }
+    }
+    let nulls = match valid {
+        None => rows.nulls().cloned(),
+        Some(mut valid) => NullBuffer::union(rows.nulls(), Some(&NullBuffer::new(valid.finish()))),
+    };
+    Ok(from_parts(values.into(), nulls))
+}
+
+/// Decodes `text` (24 bytes a row) into `out`; `false` if any row is not hex (`out` is then
+/// partly written).
+#[inline]
+fn decode_contiguous(text: &[u8], out: &mut [[u8; 12]]) -> bool {
+    let mut ok = true;
+    for (hex, out) in text.as_chunks::<24>().0.iter().zip(out) {
+        match ObjectId::try_parse_ascii(hex) {
+            Ok(id) => *out = id.bytes(),
+            Err(_) => ok = false,
+        }
+    }
+    ok
+}
+
+/// Whether each row is an id's hex form (24 hex digits, any case); null rows stay null.
+///
+/// # Errors
+///
+/// [`Error::DataType`] for an input type [`parse_hex`] does not take.
+///
+/// # Examples
+///
+/// ```
+/// use arrow_array::{Array, StringArray};
+/// use oid_arrow::compute::is_valid_hex;
+///
+/// let text = StringArray::from(vec![Some("507f1f77bcf86cd799439011"), Some("x"), None]);
+/// let valid = is_valid_hex(&text)?;
+/// assert!(valid.value(0) && !valid.value(1) && valid.is_null(2));
+/// # Ok::<(), oid_arrow::Error>(())
+/// ```
+pub fn is_valid_hex(array: &dyn Array) -> Result<BooleanArray, Error> {
+    with_rows!(array, |rows| Ok(valid_rows(rows)))
+}
+
+fn valid_rows<R: Rows + ?Sized>(rows: &R) -> BooleanArray {
+    let bits = BooleanBuffer::collect_bool(rows.len(), |i| {
+        ObjectId::try_parse_ascii(rows.row(i)).is_ok()
+    });
+    BooleanArray::new(bits, rows.nulls().cloned())
+}
+
+/// Writes `ids` as lowercase hex into one buffer of `24 * len` bytes (null rows included, so the
+/// offsets step by 24).
+fn encode_all(ids: &ObjectIdArray) -> MutableBuffer {
+    let mut text = MutableBuffer::from_len_zeroed(ids.len() * 24);
+    let out = text.as_slice_mut().as_chunks_mut::<24>().0;
+    for (id, out) in ids.values().iter().zip(out) {
+        ObjectId::from_bytes(*id).encode_hex(out);
+    }
+    text
+}
+
+/// Each id as 24 lowercase hex digits, a `Utf8` array (nulls carried).
+///
+/// # Errors
+///
+/// [`Error::Arrow`] if the text does not fit `Utf8`'s 32-bit offsets (more than 89,478,485
+/// rows); split the array.
+///
+/// # Examples
+///
+/// ```
+/// use arrow_array::Array;
+/// use oid_arrow::{compute::to_hex, ObjectIdArray};
+/// use oid_core::ObjectId;
+///
+/// let ids: ObjectIdArray = [Some(ObjectId::MAX), None].into_iter().collect();
+/// let text = to_hex(&ids)?;
+/// assert_eq!(text.value(0), "ffffffffffffffffffffffff");
+/// assert!(text.is_null(1));
+/// # Ok::<(), oid_arrow::Error>(())
+/// ```
+pub fn to_hex(ids: &ObjectIdArray) -> Result<StringArray, Error> {
+    let n = ids.len();
+    if n.checked_mul(24).is_none_or(|b| b > i32::MAX as usize) {
+        return Err(ArrowError::OffsetOverflowError(n.saturating_mul(24)).into());
+    }
+    let text = encode_all(ids);
+    let offsets = OffsetBuffer::from_lengths(std::iter::repeat_n(24usize, n));
+    Ok(StringArray::try_new(
+        offsets,
+        text.into(),
+        ids.nulls().cloned(),
+    )?)
+}
+
+/// Each id as 24 lowercase hex digits, a `Utf8View` array (nulls carried): one data buffer per
+/// up to 2^26 rows, each view pointing into it.
+///
+/// # Examples
+///
+/// ```
+/// use arrow_array::Array;
+/// use oid_arrow::{compute::to_hex_view, ObjectIdArray};
+/// use oid_core::ObjectId;
+///
+/// let ids: ObjectIdArray = [ObjectId::MIN].into_iter().collect();
+/// assert_eq!(to_hex_view(&ids)?.value(0), "000000000000000000000000");
+/// # Ok::<(), oid_arrow::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::Arrow`] if arrow-rs refuses the views (not expected).
+pub fn to_hex_view(ids: &ObjectIdArray) -> Result<StringViewArray, Error> {
+    const ROWS_PER_BUFFER: usize = 1 << 26;
+    let n = ids.len();
+    let mut views: Vec<u128> = Vec::with_capacity(n);
+    let mut buffers = Vec::with_capacity(n.div_ceil(ROWS_PER_BUFFER));
+    for (b, chunk) in ids.values().chunks(ROWS_PER_BUFFER).enumerate() {
+        let mut text = MutableBuffer::from_len_zeroed(chunk.len() * 24);
+        let out = text.as_slice_mut().as_chunks_mut::<24>().0;
+        for (k, (id, out)) in chunk.iter().zip(out).enumerate() {
+            ObjectId::from_bytes(*id).encode_hex(out);
+            let prefix = u32::from_le_bytes([out[0], out[1], out[2], out[3]]);
+            views.push(
+                24u128
+                    | (u128::from(prefix) << 32)
+                    | ((b as u128) << 64)
+                    | (((k * 24) as u128) << 96),
+            );
+        }
+        buffers.push(Buffer::from(text));
+    }
+    Ok(StringViewArray::try_new(
+        ScalarBuffer::from(views),
+        buffers,
+        ids.nulls().cloned(),
+    )?)
+}
+
+/// Each id's creation time, `Timestamp(Second, "UTC")` (nulls carried).
+///
+/// # Examples
+///
+/// ```
+/// use oid_arrow::{compute::timestamp, ObjectIdArray};
+/// use oid_core::ObjectId;
+///
+/// let ids: ObjectIdArray = [ObjectId::parse_str("507f1f77bcf86cd799439011")?].into_iter().collect();
+/// let time = timestamp(&ids);
+/// assert_eq!(time.value(0), 1_350_508_407);
+/// assert_eq!(time.timezone(), Some("UTC"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn timestamp(ids: &ObjectIdArray) -> TimestampSecondArray {
+    let secs: Vec<i64> = ids
+        .values()
+        .iter()
+        .map(|b| i64::from(u32::from_be_bytes([b[0], b[1], b[2], b[3]])))
+        .collect();
+    TimestampSecondArray::new(ScalarBuffer::from(secs), ids.nulls().cloned()).with_timezone("UTC")
+}
+
+/// Each id's 5-byte random value (bytes 4 to 8), `FixedSizeBinary(5)` (nulls carried).
+///
+/// # Examples
+///
+/// ```
+/// use oid_arrow::{compute::random, ObjectIdArray};
+/// use oid_core::ObjectId;
+///
+/// let id = ObjectId::from_parts(1_700_000_000, [0x3f, 0x2a, 0x91, 0xc8, 0xd4], 12345);
+/// let ids: ObjectIdArray = [id].into_iter().collect();
+/// assert_eq!(random(&ids).value(0), [0x3f, 0x2a, 0x91, 0xc8, 0xd4]);
+/// ```
+pub fn random(ids: &ObjectIdArray) -> FixedSizeBinaryArray {
+    let mut out = MutableBuffer::from_len_zeroed(ids.len() * 5);
+    for (id, out) in ids
+        .values()
+        .iter()
+        .zip(out.as_slice_mut().as_chunks_mut::<5>().0)
+    {
+        *out = [id[4], id[5], id[6], id[7], id[8]];
+    }
+    // The lengths agree by construction; an empty array is the fallback that never happens.
+    FixedSizeBinaryArray::try_new(5, out.into(), ids.nulls().cloned())
+        .unwrap_or_else(|_| FixedSizeBinaryArray::new_null(5, 0))
+}
+
+/// Each id's 3-byte counter, `UInt32` (nulls carried).
+///
+/// # Examples
+///
+/// ```
+/// use oid_arrow::{compute::counter, ObjectIdArray};
+/// use oid_core::ObjectId;
+///
+/// let ids: ObjectIdArray = [ObjectId::from_parts(0, [0; 5], 12345)].into_iter().collect();
+/// assert_eq!(counter(&ids).value(0), 12345);
+/// ```
+pub fn counter(ids: &ObjectIdArray) -> UInt32Array {
+    let counters: Vec<u32> = ids
+        .values()
+        .iter()
+        .map(|b| u32::from_be_bytes([0, b[9], b[10], b[11]]))
+        .collect();
+    UInt32Array::new(ScalarBuffer::from(counters), ids.nulls().cloned())
+}
+
+/// The smallest id of each time's second (random value and counter all zero): the inclusive
+/// lower bound of "created at or after", as [`ObjectId::min_for_timestamp`] and
+/// `oid_core::IdRange` compute it.
+///
+/// Takes `Timestamp` arrays of any unit and time zone; a time is rounded down to its second
+/// (also before 1970: -0.5 s is second -1).
+///
+/// # Errors
+///
+/// [`Error::DataType`] if `times` is not a `Timestamp` array. A time before
+/// 1970-01-01T00:00:00Z or after 2106-02-07T06:28:15Z has no id: with [`OnInvalid::Error`] the
+/// first such row is an [`Error::TimeOutOfRange`]; with [`OnInvalid::Null`] it becomes null.
+///
+/// # Examples
+///
+/// ```
+/// use arrow_array::TimestampMillisecondArray;
+/// use oid_arrow::compute::{max_for_timestamp, min_for_timestamp, OnInvalid};
+///
+/// let times = TimestampMillisecondArray::from(vec![1_700_000_000_500, -1]);
+/// let lo = min_for_timestamp(&times, OnInvalid::Null)?;
+/// let hi = max_for_timestamp(&times, OnInvalid::Null)?;
+/// assert_eq!(lo.value(0).to_hex(), "6553f1000000000000000000");
+/// assert_eq!(hi.value(0).to_hex(), "6553f100ffffffffffffffff");
+/// assert_eq!(lo.get(1), None);
+///
+/// let err = min_for_timestamp(&times, OnInvalid::Error).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "row 1: time -1 s is out of the ObjectId range (0 to 4294967295 s since 1970-01-01T00:00:00Z)"
+/// );
+/// # Ok::<(), oid_arrow::Error>(())
+/// ```
+pub fn min_for_timestamp(times: &dyn Array, on_invalid: OnInvalid) -> Result<ObjectIdArray, Error> {
+    ids_for_times(times, on_invalid, ObjectId::min_for_timestamp)
+}
+
+/// The largest id of each time's second (random value and counter all `0xff`): the inclusive
+/// upper bound of "created at or before", as [`ObjectId::max_for_timestamp`] computes it.
+/// Otherwise as [`min_for_timestamp`].
+///
+/// # Errors
+///
+/// As [`min_for_timestamp`].
+pub fn max_for_timestamp(times: &dyn Array, on_invalid: OnInvalid) -> Result<ObjectIdArray, Error> {
+    ids_for_times(times, on_invalid, ObjectId::max_for_timestamp)
+}
+
+fn ids_for_times(
+    times: &dyn Array,
+    on_invalid: OnInvalid,
+    make: fn(u32) -> ObjectId,
+) -> Result<ObjectIdArray, Error> {
+    match times.data_type() {
+        DataType::Timestamp(TimeUnit::Second, _) => {
+            seconds_to_ids::<TimestampSecondType>(times, 1, on_invalid, make)
+        }
+        DataType::Timestamp(TimeUnit::Millisecond, _) => {
+            seconds_to_ids::<TimestampMillisecondType>(times, 1_000, on_invalid, make)
+        }
+        DataType::Timestamp(TimeUnit::Microsecond, _) => {
+            seconds_to_ids::<TimestampMicrosecondType>(times, 1_000_000, on_invalid, make)
+        }
+        DataType::Timestamp(TimeUnit::Nanosecond, _) => {
+            seconds_to_ids::<TimestampNanosecondType>(times, 1_000_000_000, on_invalid, make)
+        }
+        other => Err(Error::DataType {
+            expected: "Timestamp",
+            found: other.clone(),
+        }),
+    }
+}
+
+fn seconds_to_ids<T: ArrowPrimitiveType<Native = i64>>(
+    times: &dyn Array,
+    per_second: i64,
+    on_invalid: OnInvalid,
+    make: fn(u32) -> ObjectId,
+) -> Result<ObjectIdArray, Error> {
+    let times: &PrimitiveArray<T> = times.as_primitive::<T>();
+    let n = times.len();
+    let nulls = times.nulls();
+    let mut values = MutableBuffer::from_len_zeroed(n * 12);
+    let out = values.as_slice_mut().as_chunks_mut::<12>().0;
+    let mut valid: Option<BooleanBufferBuilder> = None;
+    for (i, (t, out)) in times.values().iter().zip(out).enumerate() {
+        let secs = t.div_euclid(per_second);
+        match u32::try_from(secs) {
+            Ok(secs) => *out = make(secs).bytes(),
+            Err(_) if nulls.is_some_and(|nulls| nulls.is_null(i)) => {}
+            Err(_) => match on_invalid {
+                OnInvalid::Error => {
+                    return Err(Error::TimeOutOfRange {
+                        row: i,
+                        seconds: secs,
+                    });
+                }
+                OnInvalid::Null => valid
+                    .get_or_insert_with(|| {
+                        let mut b = BooleanBufferBuilder::new(n);
+                        b.append_n(n, true);
+                        b
+                    })
+                    .set_bit(i, false),
+            },
+        }
+    }
+    let nulls = match valid {
+        None => nulls.cloned(),
+        Some(mut valid) => NullBuffer::union(nulls, Some(&NullBuffer::new(valid.finish()))),
+    };
+    Ok(from_parts(values.into(), nulls))
+}

@@ -1,0 +1,16 @@
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+mod array;
+pub mod compute;
+mod error;
+mod extension;
+#[cfg(feature = "ipc")]
+pub mod ipc;
+#[cfg(feature = "parquet")]
+pub mod parquet;
+
+pub use crate::array::{ObjectIdArray, ObjectIdIter};
+pub use crate::error::Error;
+pub use crate::extension::{Accept, ObjectIdType, STORAGE, check_field, field};
