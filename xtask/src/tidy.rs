@@ -20,6 +20,7 @@ const CRATES: &[&str] = &[
     "oid-embedded",
     "oid-cli",
     "oid-arrow",
+    "oid-audit",
 ];
 
 /// Every file under `dir` whose name ends in one of `extensions` (or is `.ci/run`), skipping
