@@ -4,25 +4,34 @@
 use xshell::cmd;
 
 use crate::util::{Result, Runner, ensure_targets, run, toolchain_targets};
+use crate::{msrv, postgres, readme_deps, release, userbuild, verify, web};
 
 /// The rough length of the whole run on a fresh 2-core machine with the build cache empty
 /// (printed before the run starts): about 30 minutes measured, plus about 8 estimated for the
 /// user-build steps (`userbuild.rs`: two more cold builds, on stable and on nightly).
 pub(crate) const ROUGH_MINUTES: u32 = 38;
 
-/// `cargo xtask ci`: prints the steps and their rough duration, then runs them.
-pub(crate) fn ci() -> Result {
-    let mut plan = Runner::plan()?;
-    steps(&mut plan);
-    eprintln!(
-        "cargo xtask ci: {} steps, about {ROUGH_MINUTES} minutes on a fresh 2-core machine",
-        plan.names().len()
-    );
-    for (i, name) in plan.names().iter().enumerate() {
-        eprintln!("  {:>3}. {name}", i + 1);
+/// `cargo xtask ci` (`command` `None`: prints the steps and their rough duration, then runs
+/// them), or the steps of one command (`cargo xtask msrv`).
+pub(crate) fn ci(command: Option<&str>) -> Result {
+    if command.is_none() {
+        let mut plan = Runner::plan()?;
+        steps(&mut plan);
+        let names = plan.names();
+        eprintln!(
+            "cargo xtask ci: {} steps, about {ROUGH_MINUTES} minutes on a fresh 2-core machine",
+            names.len()
+        );
+        for (i, name) in names.iter().enumerate() {
+            eprintln!("  {:>3}. {name}", i + 1);
+        }
     }
     let mut r = Runner::new()?;
+    r.only = command.map(str::to_owned);
     steps(&mut r);
+    if r.names().is_empty() {
+        return Err(format!("no step belongs to {command:?}").into());
+    }
     // Every step that installs has waited already; this reports a background failure that no
     // step got to see.
     crate::provision::join_background();
@@ -63,7 +72,10 @@ fn steps(r: &mut Runner) {
     // docs.rs's build: `--cfg docsrs` needs `doc_cfg`, so RUSTC_BOOTSTRAP=1, right after the
     // clippy steps that set it too, whose checked dependencies it reuses (the test steps
     // below do not set it).
-    r.step(crate::docsrs::STEP, crate::docsrs::check);
+    r.cmd("docsrs").step(
+        "rustdoc -D warnings, --cfg docsrs: no foreign cfg badge",
+        crate::docsrs::check,
+    );
     // Every member: the integrations test crate, the benches (type-checked by clippy above, the
     // bench profile is not built: no step runs them) and xtask's own tests (the tidy checks).
     r.step("test (all features)", |sh| {
@@ -87,7 +99,7 @@ fn steps(r: &mut Runner) {
             "cargo test -p oid-bson-tests --no-default-features --features bson-3"
         ))
     });
-    r.step(
+    r.cmd("ui").step(
         "oid-core: oid! compile-fail tests (trybuild)",
         crate::verify::ui_step,
     );
@@ -103,18 +115,61 @@ fn steps(r: &mut Runner) {
             "cargo test -p oid-cli --release --test new -- --ignored"
         ))
     });
-    crate::release::ci_steps(r);
-    r.step(
-        "msrv: every published crate with rust-version",
-        crate::msrv::check,
+    r.cmd("package").step(
+        "release: cargo publish --workspace --dry-run",
+        release::package_step,
     );
+    r.cmd("deny").step(
+        "release: cargo deny check licenses bans sources",
+        release::deny_step,
+    );
+    r.cmd("driver").step(
+        "release: oid-bson's README driver example against mongodb",
+        release::driver_step,
+    );
+    r.cmd("msrv")
+        .step("msrv: every published crate with rust-version", msrv::check);
     crate::nostd::steps(r);
-    r.step("web page: wasm + chromium", crate::web::build_and_test);
-    crate::readme_deps::step(r);
+    r.cmd("web-test")
+        .step("web page: wasm + chromium + firefox", web::build_and_test);
+    r.cmd("readme-deps").step(
+        "README dependency lines build as written",
+        readme_deps::check,
+    );
     crate::firmware::ci_steps(r);
-    crate::verify::ci_steps(r);
-    crate::postgres::ci_step(r);
-    crate::userbuild::ci_steps(r);
+    r.cmd("diff").step(
+        "verify: differential test vs pymongo and js-bson",
+        verify::diff_step,
+    );
+    r.step("verify: fuzz (4 targets)", |sh| {
+        verify::fuzz_step(sh, verify::CI_FUZZ_SECS)
+    });
+    r.cmd("miri")
+        .step("verify: miri (oid-core tests)", verify::miri_step);
+    r.cmd("stress").step(
+        "verify: stress (threads, counter wrap, fork)",
+        verify::stress_step,
+    );
+    r.cmd("loom")
+        .step("verify: loom (oid-core generator)", verify::loom_step);
+    r.cmd("features")
+        .step("verify: feature combinations", verify::features_step);
+    r.cmd("sql").step(
+        "sql: sqlx, postgres-types, rusqlite (PostgreSQL + SQLite)",
+        postgres::test,
+    );
+    r.cmd("loom-consumer").step(
+        "user build: an application's RUSTFLAGS=\"--cfg loom\" (integrations/loom-consumer)",
+        userbuild::loom_consumer_step,
+    );
+    r.cmd("minimal").step(
+        "user build: published crates at their minimum direct dependencies, check --all-features",
+        userbuild::minimal_step,
+    );
+    r.cmd("newest").step(
+        "user build: newest releases (cargo update on stable), test --workspace --all-features",
+        userbuild::newest_step,
+    );
 }
 
 #[cfg(test)]
@@ -134,15 +189,12 @@ mod tests {
             "clippy (all features)",
             "test (all features)",
             "oid-core: oid! compile-fail tests (trybuild)",
-            crate::docsrs::STEP,
+            "rustdoc -D warnings, --cfg docsrs: no foreign cfg badge",
             "release: cargo publish --workspace --dry-run",
             "release: cargo deny check licenses bans sources",
             "release: oid-bson's README driver example against mongodb",
             "msrv: every published crate with rust-version",
             "verify: feature combinations",
-            crate::userbuild::NEWEST,
-            crate::userbuild::MINIMAL,
-            crate::userbuild::LOOM_CONSUMER,
         ] {
             assert!(
                 names.iter().any(|n| n == expected),
@@ -153,5 +205,27 @@ mod tests {
         sorted.sort();
         sorted.dedup();
         assert_eq!(sorted.len(), names.len(), "step names repeat: {names:?}");
+    }
+
+    #[test]
+    fn every_command_but_the_special_ones_selects_steps_of_ci() {
+        use clap::CommandFactory;
+        for c in crate::Cli::command().get_subcommands() {
+            let name = c.get_name();
+            if ["ci", "provision", "web", "fuzz"].contains(&name) {
+                continue;
+            }
+            let mut plan = Runner::plan().unwrap();
+            plan.only = Some(name.to_owned());
+            steps(&mut plan);
+            assert!(
+                !plan.names().is_empty(),
+                "`cargo xtask {name}` selects no step"
+            );
+        }
+        let mut plan = Runner::plan().unwrap();
+        plan.only = Some("size".to_owned());
+        steps(&mut plan);
+        assert_eq!(plan.names(), ["firmware: flash cost of ids"]);
     }
 }

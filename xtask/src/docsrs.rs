@@ -19,7 +19,7 @@ use std::path::Path;
 
 use xshell::{Shell, cmd};
 
-use crate::util::{Result, Runner, cargo_target_dir, declared_features, project_root, run};
+use crate::util::{Result, cargo_target_dir, declared_features, project_root, run};
 
 /// The crates whose docs.rs pages carry feature badges.
 const CRATES: &[&str] = &["oid-core", "oid-bson"];
@@ -41,16 +41,6 @@ fn accepted(page: &Path, badge: &Badge) -> bool {
     ACCEPTED
         .iter()
         .any(|&(p, f, negated)| p == page && f == badge.feature && negated == badge.negated)
-}
-
-/// The step's name in `cargo xtask ci`.
-pub(crate) const STEP: &str = "rustdoc -D warnings, --cfg docsrs: no foreign cfg badge";
-
-/// `cargo xtask docsrs`.
-pub(crate) fn docsrs() -> Result {
-    let mut r = Runner::new()?;
-    r.step(STEP, check);
-    r.finish()
 }
 
 /// Builds the workspace's docs the docs.rs way and checks oid-core's and oid-bson's badges.

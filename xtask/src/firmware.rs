@@ -135,20 +135,6 @@ const SIZE_TARGETS: &[&str] = &[
     "riscv32imc-unknown-none-elf",
 ];
 
-/// `cargo xtask firmware`.
-pub(crate) fn firmware() -> Result {
-    let mut r = Runner::new()?;
-    selftest_steps(&mut r);
-    r.finish()
-}
-
-/// `cargo xtask size`.
-pub(crate) fn size() -> Result {
-    let mut r = Runner::new()?;
-    r.step("firmware: flash cost of ids", size_report);
-    r.finish()
-}
-
 /// The steps `cargo xtask ci` runs: oid-embedded built alone for each thumb target (the
 /// no_std guard; defmt checked for thumbv7em), the self-tests under QEMU, and the size report.
 pub(crate) fn ci_steps(r: &mut Runner) {
@@ -185,17 +171,13 @@ pub(crate) fn ci_steps(r: &mut Runner) {
             },
         );
     }
-    selftest_steps(r);
-    r.step("firmware: flash cost of ids", size_report);
-}
-
-fn selftest_steps(r: &mut Runner) {
     for m in MACHINES {
         let what = match m.expect {
             Expect::Pass => "firmware self-test",
             Expect::IllegalInstruction => "firmware traps on atomics without A",
         };
-        r.step(&format!("{what} on {} ({})", m.target, m.label()), |sh| {
+        let name = format!("{what} on {} ({})", m.target, m.label());
+        r.cmd("firmware").step(&name, |sh| {
             let elf = build(sh, m.target, "selftest", "")?;
             if m.emulator == Emulator::Riscv32 {
                 check_atomic_instructions(m.target, &elf)?;
@@ -204,6 +186,8 @@ fn selftest_steps(r: &mut Runner) {
             check_run(m, &run)
         });
     }
+    r.cmd("size")
+        .step("firmware: flash cost of ids", size_report);
 }
 
 /// Whether a self-test run ended as `m` expects.

@@ -10,7 +10,7 @@ use xshell::{Shell, cmd};
 use crate::nostd::integrations;
 use crate::provision::{cargo_tools, msrv_toolchain};
 use crate::release::PUBLISHED;
-use crate::util::{Result, Runner, cargo_target_dir, declared_features, project_root};
+use crate::util::{Result, cargo_target_dir, declared_features, project_root};
 
 /// The no_std crates' extra targets, each with the features every build there needs: thumbv6m
 /// has no compare-and-swap, so it gets portable-atomic with critical-section, as a Cortex-M0
@@ -25,13 +25,6 @@ const NO_STD: &[(&str, &str, &str)] = &[
     ("oid-embedded", "thumbv7em-none-eabihf", ""),
     ("oid-embedded", "thumbv6m-none-eabi", "critical-section"),
 ];
-
-/// `cargo xtask msrv`.
-pub(crate) fn msrv() -> Result {
-    let mut r = Runner::new()?;
-    r.step("msrv: every published crate with rust-version", check);
-    r.finish()
-}
 
 /// One MSRV build: `krate` on `target` (`None`: the host), forced `features` on every run.
 struct Build<'a> {

@@ -46,17 +46,10 @@ const SINGLE_CORE: (&str, &str) = (
     "--cfg portable_atomic_unsafe_assume_single_core",
 );
 
-/// `cargo xtask nostd`.
-pub(crate) fn nostd() -> Result {
-    let mut r = Runner::new()?;
-    steps(&mut r);
-    r.finish()
-}
-
 /// One step per target.
 pub(crate) fn steps(r: &mut Runner) {
     for target in TARGETS {
-        r.step(
+        r.cmd("nostd").step(
             &format!("oid-core for {target}: feature combinations"),
             |sh| build_target(sh, target),
         );

@@ -16,34 +16,19 @@ use xshell::{Shell, cmd};
 
 use crate::util::{Result, Runner, cargo_target_dir, is_root, run};
 
-/// `cargo xtask sql`: the tests. `cargo xtask sql bench [ARGS]`: the criterion benchmark.
-pub(crate) fn sql(args: &[String]) -> Result {
+/// `cargo xtask sql bench [ARGS]`: the criterion benchmark (`cargo xtask sql`, the tests, is a
+/// step).
+pub(crate) fn sql_bench(args: &[String]) -> Result {
+    let Some(("bench", rest)) = args.split_first().map(|(a, rest)| (a.as_str(), rest)) else {
+        return Err(format!("unknown `sql` arguments {args:?}: expected `bench`").into());
+    };
     let mut r = Runner::new()?;
-    match args.first().map(String::as_str) {
-        None => r.step(
-            "sql: sqlx, postgres-types, rusqlite (PostgreSQL + SQLite)",
-            test,
-        ),
-        Some("bench") => {
-            let rest = &args[1..];
-            r.step("sql: benchmark", |sh| bench(sh, rest));
-        }
-        Some(other) => {
-            return Err(format!("unknown `sql` argument {other:?}: expected `bench`").into());
-        }
-    }
+    r.step("sql: benchmark", |sh| bench(sh, rest));
     r.finish()
 }
 
-/// The CI step: every sql-tests test with a real server, none skipped.
-pub(crate) fn ci_step(r: &mut Runner) {
-    r.step(
-        "sql: sqlx, postgres-types, rusqlite (PostgreSQL + SQLite)",
-        test,
-    );
-}
-
-fn test(sh: &Shell) -> Result {
+/// Every sql-tests test with a real server, none skipped.
+pub(crate) fn test(sh: &Shell) -> Result {
     with_server(sh, |url| {
         run(cmd!(sh, "cargo test -p sql-tests")
             .env("OID_TEST_POSTGRES_URL", url)

@@ -5,35 +5,15 @@
 use xshell::{Shell, cmd};
 
 use crate::provision;
-use crate::util::{Result, Runner, run};
+use crate::util::{Result, run};
 
 /// The crates `cargo publish --workspace` packages, in publishing order (`RELEASING.md`).
 pub(crate) const PUBLISHED: &[&str] =
     &["oid-core", "oid-std", "oid-bson", "oid-embedded", "oid-cli"];
 
-/// Adds the release check's steps to `r`.
-pub(crate) fn ci_steps(r: &mut Runner) {
-    r.step("release: cargo publish --workspace --dry-run", package_step);
-    r.step("release: cargo deny check licenses bans sources", deny_step);
-    r.step(
-        "release: oid-bson's README driver example against mongodb",
-        driver_step,
-    );
-}
-
-/// `cargo xtask driver`.
-pub(crate) fn driver() -> Result {
-    let mut r = Runner::new()?;
-    r.step(
-        "release: oid-bson's README driver example against mongodb",
-        driver_step,
-    );
-    r.finish()
-}
-
 /// Type-checks `oid-bson/driver-example` (the README's driver code, a workspace of its own with
 /// its own lock file) against the real `mongodb` driver, in `target/driver-example`.
-fn driver_step(sh: &Shell) -> Result {
+pub(crate) fn driver_step(sh: &Shell) -> Result {
     let manifest = crate::util::project_root().join("oid-bson/driver-example/Cargo.toml");
     run(
         cmd!(sh, "cargo check --locked --manifest-path {manifest}").env(
@@ -43,24 +23,10 @@ fn driver_step(sh: &Shell) -> Result {
     )
 }
 
-/// `cargo xtask package`.
-pub(crate) fn package() -> Result {
-    let mut r = Runner::new()?;
-    r.step("release: cargo publish --workspace --dry-run", package_step);
-    r.finish()
-}
-
-/// `cargo xtask deny`.
-pub(crate) fn deny() -> Result {
-    let mut r = Runner::new()?;
-    r.step("release: cargo deny check licenses bans sources", deny_step);
-    r.finish()
-}
-
 /// Packages every publishable crate and builds each from its `.crate` (sibling crates resolve
 /// to the packaged ones). `--allow-dirty`: CI runs on a clean clone, and a developer running it
 /// with uncommitted edits wants those checked, not refused.
-fn package_step(sh: &Shell) -> Result {
+pub(crate) fn package_step(sh: &Shell) -> Result {
     remove_stale_unpacked()?;
     run(cmd!(
         sh,
@@ -86,7 +52,7 @@ fn package_step(sh: &Shell) -> Result {
 }
 
 /// `cargo deny check licenses bans sources` (cargo-deny installed by xtask).
-fn deny_step(sh: &Shell) -> Result {
+pub(crate) fn deny_step(sh: &Shell) -> Result {
     let path = provision::cargo_tools(sh)?;
     run(cmd!(sh, "cargo deny --locked check licenses bans sources").env("PATH", path))
 }

@@ -16,26 +16,16 @@
 //!   `SharedGenerator`, and `oid_std::new()`. It catches a cfg of ours that another crate's
 //!   convention switches on.
 //!
-//! Every build has a target folder of its own under `target/`, kept between runs: `minimal`'s
-//! nightly and `loom-consumer`'s `RUSTFLAGS` would rebuild the main one's dependencies. `newest`
-//! builds with the workspace's own compiler and profile, so its build directory is the workspace's
-//! (the dependencies the update did not move are not built again).
+//! Every build has a target folder of its own under `target/`, kept between runs. `newest` and
+//! `minimal` build with the workspace's own compiler and profile, so their build directory
+//! (`build.build-dir`) is the workspace's: the dependencies the update did not move are not built
+//! again. `loom-consumer`'s `RUSTFLAGS` would rebuild all of them: it has a folder of its own.
 
 use std::path::{Path, PathBuf};
 
 use xshell::{Shell, cmd};
 
-use crate::util::{Result, Runner, cargo_target_dir, project_root, run};
-
-/// The newest-releases step's name in `cargo xtask ci`.
-pub(crate) const NEWEST: &str =
-    "user build: newest releases (cargo update on stable), test --workspace --all-features";
-/// The minimal-versions step's name.
-pub(crate) const MINIMAL: &str =
-    "user build: published crates at their minimum direct dependencies, check --all-features";
-/// The loom-consumer step's name.
-pub(crate) const LOOM_CONSUMER: &str =
-    "user build: an application's RUSTFLAGS=\"--cfg loom\" (integrations/loom-consumer)";
+use crate::util::{Result, cargo_target_dir, project_root, run};
 
 /// The crates published to crates.io: the `minimal` step's workspace.
 const PUBLISHED: &[&str] = &["oid-core", "oid-std", "oid-bson", "oid-embedded", "oid-cli"];
@@ -50,34 +40,6 @@ const LOCKSTEP: &[(&str, &[&str])] = &[(
         "async-graphql-value",
     ],
 )];
-
-/// The three steps, for `cargo xtask ci`.
-pub(crate) fn ci_steps(r: &mut Runner) {
-    r.step(LOOM_CONSUMER, loom_consumer_step);
-    r.step(MINIMAL, minimal_step);
-    r.step(NEWEST, newest_step);
-}
-
-/// `cargo xtask newest`.
-pub(crate) fn newest() -> Result {
-    let mut r = Runner::new()?;
-    r.step(NEWEST, newest_step);
-    r.finish()
-}
-
-/// `cargo xtask minimal`.
-pub(crate) fn minimal() -> Result {
-    let mut r = Runner::new()?;
-    r.step(MINIMAL, minimal_step);
-    r.finish()
-}
-
-/// `cargo xtask loom-consumer`.
-pub(crate) fn loom_consumer() -> Result {
-    let mut r = Runner::new()?;
-    r.step(LOOM_CONSUMER, loom_consumer_step);
-    r.finish()
-}
 
 /// The newest compatible release of every dependency, on the newest stable toolchain (installed
 /// if missing), every member tested with all its features.
@@ -136,6 +98,11 @@ pub(crate) fn minimal_step(sh: &Shell) -> Result {
         std::fs::write(&path, without_dev_dependencies(&manifest))?;
     }
     let _dir = sh.push_dir(&copy);
+    // Nightly only resolves (`-Z direct-minimal-versions`); the check runs on the pinned toolchain
+    // with the all-features clippy step's settings (`RUSTC_BOOTSTRAP=1`, which nightly had too),
+    // in the workspace's build directory: every dependency the minimums did not move is checked
+    // already (nightly in a folder of its own checked all of them again: 462 s cold).
+    let _build = sh.push_env("CARGO_BUILD_BUILD_DIR", cargo_target_dir());
     let _target = sh.push_env("CARGO_TARGET_DIR", base.join("minimal-target"));
     run(cmd!(sh, "cargo +nightly update -Z direct-minimal-versions"))?;
     // The indirect dependencies are at their newest; a crate whose companions follow it with a
@@ -152,8 +119,9 @@ pub(crate) fn minimal_step(sh: &Shell) -> Result {
     }
     run(cmd!(
         sh,
-        "cargo +nightly check --workspace --all-features --locked --keep-going"
-    ))
+        "cargo check --workspace --all-features --locked --keep-going"
+    )
+    .env("RUSTC_BOOTSTRAP", "1"))
 }
 
 /// `integrations/loom-consumer` built and run with `RUSTFLAGS="--cfg loom"`, in

@@ -17,6 +17,10 @@ pub(crate) struct Runner {
     sh: Shell,
     /// Only list the steps (`Runner::plan`): nothing runs.
     dry: bool,
+    /// Run only the steps of this command (see [`Runner::cmd`]); `None`: every step.
+    pub(crate) only: Option<String>,
+    /// The command the next step belongs to (besides `ci`).
+    next: Option<&'static str>,
     /// The names of the steps seen so far, in order.
     names: Vec<String>,
     passed: Vec<(String, f64)>,
@@ -31,6 +35,8 @@ impl Runner {
         Ok(Runner {
             sh,
             dry: false,
+            only: None,
+            next: None,
             names: Vec::new(),
             passed: Vec::new(),
             failed: Vec::new(),
@@ -50,8 +56,18 @@ impl Runner {
         &self.names
     }
 
+    /// Makes the next step also the command `name`'s (`cargo xtask <name>` runs it alone).
+    pub(crate) const fn cmd(&mut self, name: &'static str) -> &mut Runner {
+        self.next = Some(name);
+        self
+    }
+
     /// Runs one step, timing it; a failure is recorded and the next step still runs.
     pub(crate) fn step(&mut self, name: &str, f: impl FnOnce(&Shell) -> Result) {
+        let command = self.next.take();
+        if self.only.is_some() && self.only.as_deref() != command {
+            return;
+        }
         self.names.push(name.to_owned());
         if self.dry {
             return;

@@ -35,42 +35,12 @@ const MIRI_SKIP: &[(&str, &str)] = &[
     ),
 ];
 
-/// Adds every verification step to `r`.
-pub(crate) fn ci_steps(r: &mut Runner) {
-    r.step(
-        "verify: differential test vs pymongo and js-bson",
-        diff_step,
-    );
-    r.step("verify: fuzz (4 targets)", |sh| fuzz_step(sh, CI_FUZZ_SECS));
-    r.step("verify: miri (oid-core tests)", miri_step);
-    r.step("verify: stress (threads, counter wrap, fork)", stress_step);
-    r.step("verify: loom (oid-core generator)", loom_step);
-    r.step("verify: feature combinations", features_step);
-}
-
-/// `cargo xtask diff`.
-pub(crate) fn diff() -> Result {
-    let mut r = Runner::new()?;
-    r.step(
-        "verify: differential test vs pymongo and js-bson",
-        diff_step,
-    );
-    r.finish()
-}
-
 /// `cargo xtask fuzz [SECS]`.
 pub(crate) fn fuzz(secs: u64) -> Result {
     let mut r = Runner::new()?;
     r.step(&format!("verify: fuzz (4 targets x {secs} s)"), |sh| {
         fuzz_step(sh, secs)
     });
-    r.finish()
-}
-
-/// `cargo xtask ui`.
-pub(crate) fn ui() -> Result {
-    let mut r = Runner::new()?;
-    r.step("oid-core: oid! compile-fail tests (trybuild)", ui_step);
     r.finish()
 }
 
@@ -82,27 +52,6 @@ pub(crate) fn ui_step(sh: &Shell) -> Result {
         sh,
         "cargo test -p oid-core --no-default-features --test ui -- --ignored"
     ))
-}
-
-/// `cargo xtask miri`.
-pub(crate) fn miri() -> Result {
-    let mut r = Runner::new()?;
-    r.step("verify: miri (oid-core tests)", miri_step);
-    r.finish()
-}
-
-/// `cargo xtask stress`.
-pub(crate) fn stress() -> Result {
-    let mut r = Runner::new()?;
-    r.step("verify: stress (threads, counter wrap, fork)", stress_step);
-    r.finish()
-}
-
-/// `cargo xtask loom`.
-pub(crate) fn loom() -> Result {
-    let mut r = Runner::new()?;
-    r.step("verify: loom (oid-core generator)", loom_step);
-    r.finish()
 }
 
 /// oid-core's generator under the loom model checker (the `#[cfg(all(test, loom))]` models in
@@ -117,18 +66,11 @@ pub(crate) fn loom_step(sh: &Shell) -> Result {
     .env("CARGO_TARGET_DIR", cargo_target_dir().join("loom")))
 }
 
-/// `cargo xtask features`.
-pub(crate) fn features() -> Result {
-    let mut r = Runner::new()?;
-    r.step("verify: feature combinations", features_step);
-    r.finish()
-}
-
 /// Ids from `oid new 10000` and `oid_std::new()` and the 10,000-string corpus, through our
 /// parser, pymongo's `bson.ObjectId` and js-bson's `ObjectId`; `oid-verify compare` decides.
 /// Then BSON documents written by `oid_bson::ObjectId`, read by pymongo; `oid-verify
 /// compare-bson` decides.
-fn diff_step(sh: &Shell) -> Result {
+pub(crate) fn diff_step(sh: &Shell) -> Result {
     provision::install(sh, provision::Kit::Peers)?;
     run(cmd!(sh, "cargo build -p oid-cli -p oid-verify"))?;
     let target = cargo_target_dir();
@@ -177,7 +119,7 @@ fn diff_step(sh: &Shell) -> Result {
 
 /// Builds every fuzz target once, then runs each for `secs` seconds from its committed seeds
 /// (`fuzz/corpus/<target>`, read only) plus a working corpus kept in the target directory.
-fn fuzz_step(sh: &Shell, secs: u64) -> Result {
+pub(crate) fn fuzz_step(sh: &Shell, secs: u64) -> Result {
     provision::install(sh, provision::Kit::Nightly)?;
     let path = provision::cargo_tools(sh)?;
     let listed = cmd!(sh, "cargo +nightly fuzz list")
@@ -249,7 +191,7 @@ fn fuzz_step(sh: &Shell, secs: u64) -> Result {
 
 /// oid-core's unit tests under Miri (they run fewer cases under `cfg(miri)`; the integration
 /// tests exercise the same code through the public API and run natively in every test step).
-fn miri_step(sh: &Shell) -> Result {
+pub(crate) fn miri_step(sh: &Shell) -> Result {
     provision::install(sh, provision::Kit::Nightly)?;
     let mut skip = Vec::new();
     for (name, reason) in MIRI_SKIP {
@@ -266,7 +208,7 @@ fn miri_step(sh: &Shell) -> Result {
 }
 
 /// The stress checks in release mode, each in a process of its own.
-fn stress_step(sh: &Shell) -> Result {
+pub(crate) fn stress_step(sh: &Shell) -> Result {
     run(cmd!(sh, "cargo build --release -p oid-verify"))?;
     let verify = cargo_target_dir().join("release").join("oid-verify");
     let mut failures = Vec::new();
@@ -321,7 +263,7 @@ fn sources_under(dir: &std::path::Path) -> String {
 /// a user builds; the tests themselves are built and run in the all-features and
 /// no-default-features test steps): each published crate alone with no feature, its defaults,
 /// and each feature alone; then oid-core in every combination of its base features.
-fn features_step(sh: &Shell) -> Result {
+pub(crate) fn features_step(sh: &Shell) -> Result {
     let path = crate::provision::cargo_tools(sh)?;
     let root = project_root();
     let integrations = crate::nostd::integrations()?;

@@ -32,16 +32,6 @@ pub(crate) fn web() -> Result {
     r.finish()
 }
 
-/// `cargo xtask web-test`.
-pub(crate) fn web_test() -> Result {
-    let mut r = Runner::new()?;
-    r.step(
-        "web page: build and test in headless chromium",
-        build_and_test,
-    );
-    r.finish()
-}
-
 /// The output folder, `target/web` under the project root.
 fn out_dir() -> PathBuf {
     project_root().join("target").join("web")
