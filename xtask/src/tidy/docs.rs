@@ -81,29 +81,13 @@ fn expand_braces(word: &str) -> Vec<String> {
         .collect()
 }
 
-/// Whether `name` matches `pattern`, where `*` (and `<anything>`) stands for any characters.
+/// Whether `name` matches `pattern`, where one `*` or `<anything>` stands for any characters.
 fn wildcard(pattern: &str, name: &str) -> bool {
-    let mut plain = String::new();
-    let mut in_angle = false;
-    for c in pattern.chars() {
-        match c {
-            '<' => {
-                in_angle = true;
-                plain.push('*');
-            }
-            '>' if in_angle => in_angle = false,
-            _ if in_angle => {}
-            _ => plain.push(c),
-        }
-    }
-    fn go(p: &[u8], n: &[u8]) -> bool {
-        match p.split_first() {
-            None => n.is_empty(),
-            Some((b'*', rest)) => (0..=n.len()).any(|i| go(rest, &n[i..])),
-            Some((c, rest)) => n.first() == Some(c) && go(rest, &n[1..]),
-        }
-    }
-    go(plain.as_bytes(), name.as_bytes())
+    let (head, tail) = match (pattern.find(['*', '<']), pattern.rfind(['*', '>'])) {
+        (Some(open), Some(close)) => (&pattern[..open], &pattern[close + 1..]),
+        _ => return pattern == name,
+    };
+    name.len() >= head.len() + tail.len() && name.starts_with(head) && name.ends_with(tail)
 }
 
 /// Whether some entry matches `path` segment by segment (a trailing `/` means a folder).
