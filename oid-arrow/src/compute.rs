@@ -26,8 +26,8 @@ use arrow_array::{
     UInt32Array, cast::AsArray,
 };
 use arrow_buffer::{
-    ArrowNativeType, BooleanBuffer, BooleanBufferBuilder, Buffer, MutableBuffer, NullBuffer,
-    OffsetBuffer, ScalarBuffer,
+    ArrowNativeType, BooleanBufferBuilder, Buffer, MutableBuffer, NullBuffer, OffsetBuffer,
+    ScalarBuffer,
 };
 use arrow_schema::{ArrowError, DataType, TimeUnit};
 use oid_core::ObjectId;
@@ -50,14 +50,15 @@ pub enum OnInvalid {
 const TEXT_TYPES: &str =
     "Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or FixedSizeBinary(24)";
 
-/// Row access over the text arrays: each row's bytes, and the whole values buffer when every row
-/// is 24 bytes and the rows follow each other.
+/// Row access over the text arrays: each row's bytes, and the text of a block of rows when it
+/// lies in one piece.
 trait Rows {
     fn len(&self) -> usize;
     fn nulls(&self) -> Option<&NullBuffer>;
     fn row(&self, i: usize) -> &[u8];
-    /// The `24 * len` bytes of all rows in order, if the rows are laid out that way.
-    fn contiguous(&self) -> Option<&[u8]>;
+    /// The text of rows `start..end` in one slice, if each of them is 24 bytes or empty and the
+    /// 24-byte ones follow each other in one buffer: then the slice is their hex end to end.
+    fn block(&self, start: usize, end: usize) -> Option<&[u8]>;
 }
 
 impl<T: ByteArrayType> Rows for GenericByteArray<T> {
@@ -72,20 +73,18 @@ impl<T: ByteArrayType> Rows for GenericByteArray<T> {
         let offsets = self.value_offsets();
         &self.value_data()[offsets[i].as_usize()..offsets[i + 1].as_usize()]
     }
-    fn contiguous(&self) -> Option<&[u8]> {
-        let offsets = self.value_offsets();
-        let (first, last) = (offsets[0].as_usize(), offsets[offsets.len() - 1].as_usize());
-        if last - first != 24 * Rows::len(self) {
-            return None;
-        }
-        // Every step 24: one branch-free pass over the offsets (4 or 8 bytes a row).
-        let steps = offsets[1..]
-            .iter()
-            .zip(offsets)
-            .fold(0usize, |acc, (b, a)| {
-                acc | (b.as_usize().wrapping_sub(a.as_usize()) ^ 24)
-            });
-        (steps == 0).then(|| &self.value_data()[first..last])
+    #[inline]
+    fn block(&self, start: usize, end: usize) -> Option<&[u8]> {
+        let offsets = self.value_offsets().get(start..=end)?;
+        // Each row 24 bytes or empty: one branch-free pass over the offsets.
+        let regular = offsets[1..].iter().zip(offsets).fold(true, |acc, (b, a)| {
+            let len = b.as_usize().wrapping_sub(a.as_usize());
+            acc & ((len == 24) | (len == 0))
+        });
+        let (first, last) = (offsets[0].as_usize(), offsets[end - start].as_usize());
+        regular
+            .then(|| self.value_data().get(first..last))
+            .flatten()
     }
 }
 
@@ -100,8 +99,28 @@ impl<T: ByteViewType + ?Sized> Rows for GenericByteViewArray<T> {
     fn row(&self, i: usize) -> &[u8] {
         self.value(i).as_ref()
     }
-    fn contiguous(&self) -> Option<&[u8]> {
-        None
+    fn block(&self, start: usize, end: usize) -> Option<&[u8]> {
+        // A view of more than 12 bytes is its length, a prefix, a buffer index and an offset.
+        let mut first: Option<(usize, usize)> = None;
+        let mut next = (0, 0);
+        for &view in self.views().get(start..end)? {
+            match view as u32 {
+                0 => continue,
+                24 => {}
+                _ => return None,
+            }
+            let at = (((view >> 64) as u32) as usize, (view >> 96) as u32 as usize);
+            match first {
+                None => first = Some(at),
+                Some(_) if at != next => return None,
+                Some(_) => {}
+            }
+            next = (at.0, at.1 + 24);
+        }
+        match first {
+            None => Some(&[]),
+            Some((buffer, offset)) => self.data_buffers().get(buffer)?.get(offset..next.1),
+        }
     }
 }
 
@@ -116,8 +135,9 @@ impl Rows for FixedSizeBinaryArray {
     fn row(&self, i: usize) -> &[u8] {
         self.value(i)
     }
-    fn contiguous(&self) -> Option<&[u8]> {
-        (self.value_length() == 24).then(|| self.value_data())
+    fn block(&self, start: usize, end: usize) -> Option<&[u8]> {
+        let size = self.value_length() as usize;
+        self.value_data().get(start * size..end * size)
     }
 }
 
@@ -196,58 +216,123 @@ pub fn parse_hex(array: &dyn Array, on_invalid: OnInvalid) -> Result<ObjectIdArr
     with_rows!(array, |rows| parse_rows(rows, on_invalid))
 }
 
+/// Rows per block of the bulk paths: 6 KiB of text, so const-hex's check and decode of a block
+/// run in the L1 cache.
+const BLOCK: usize = 256;
+
 fn parse_rows<R: Rows + ?Sized>(rows: &R, on_invalid: OnInvalid) -> Result<ObjectIdArray, Error> {
     let n = rows.len();
-    let mut values = MutableBuffer::from_len_zeroed(n * 12);
-    let out = values.as_slice_mut().as_chunks_mut::<12>().0;
-    if let Some(text) = rows.contiguous()
-        && decode_contiguous(text, out)
-    {
-        return Ok(from_parts(values.into(), rows.nulls().cloned()));
-    }
-    // Row by row: some row is not 24 bytes, or some row (maybe a null one) is not hex.
     let nulls = rows.nulls();
-    let mut valid: Option<BooleanBufferBuilder> = None;
-    for (i, out) in out.iter_mut().enumerate() {
-        if nulls.is_some_and(|nulls| nulls.is_null(i)) {
-            continue;
-        }
-        match ObjectId::try_parse_ascii(rows.row(i)) {
-            Ok(id) => *out = id.bytes(),
-            Err(error) => match on_invalid {
-                OnInvalid::Error => return Err(Error::InvalidId { row: i, error }),
-                OnInvalid::Null => {
-                    *out = [0; 12];
-                    valid
-                        .get_or_insert_with(|| {
-                            let mut b = BooleanBufferBuilder::new(n);
-                            b.append_n(n, true);
-                            b
-                        })
-                        .set_bit(i, false);
+    let mut values = MutableBuffer::with_capacity(n * 12);
+    let mut invalid = Invalid::new(n);
+    let mut ids = [[0u8; 12]; BLOCK];
+    let mut packed = [[0u8; 12]; BLOCK];
+    for start in (0..n).step_by(BLOCK) {
+        let end = n.min(start + BLOCK);
+        let out = &mut ids[..end - start];
+        // A block whose text is hex end to end is decoded in one call of const-hex's SIMD
+        // decode (validated: it fails on anything but hex digits); a block of 24-byte and
+        // empty rows (nulls as pyarrow writes them) is decoded the same way and spread out.
+        // Any other block (a bad row, a null row over bytes that are not hex, other lengths)
+        // is parsed row by row by oid-core.
+        match rows.block(start, end) {
+            Some(text) if text.len() == out.len() * 24 => {
+                if const_hex::decode_to_slice(text, out.as_flattened_mut()).is_err() {
+                    parse_each(rows, start, out, on_invalid, &mut invalid)?;
                 }
-            },
+            }
+            Some(text) if text.len() % 24 == 0 => {
+                let packed = &mut packed[..text.len() / 24];
+                if const_hex::decode_to_slice(text, packed.as_flattened_mut()).is_ok() {
+                    let mut packed = packed.iter();
+                    for (i, out) in (start..end).zip(out.iter_mut()) {
+                        *out = if rows.row(i).len() == 24 {
+                            packed.next().copied().unwrap_or_default()
+                        } else if nulls.is_some_and(|nulls| nulls.is_null(i)) {
+                            [0; 12]
+                        } else {
+                            parse_one(rows, i, on_invalid, &mut invalid)?
+                        };
+                    }
+                } else {
+                    parse_each(rows, start, out, on_invalid, &mut invalid)?;
+                }
+            }
+            _ => parse_each(rows, start, out, on_invalid, &mut invalid)?,
         }
+        values.extend_from_slice(out.as_flattened());
     }
-    let nulls = match valid {
-        None => rows.nulls().cloned(),
-        Some(mut valid) => NullBuffer::union(rows.nulls(), Some(&NullBuffer::new(valid.finish()))),
-    };
-    Ok(from_parts(values.into(), nulls))
+    Ok(from_parts(values.into(), invalid.nulls(nulls)))
 }
 
-/// Decodes `text` (24 bytes a row) into `out`; `false` if any row is not hex (`out` is then
-/// partly written).
-#[inline]
-fn decode_contiguous(text: &[u8], out: &mut [[u8; 12]]) -> bool {
-    let mut ok = true;
-    for (hex, out) in text.as_chunks::<24>().0.iter().zip(out) {
-        match ObjectId::try_parse_ascii(hex) {
-            Ok(id) => *out = id.bytes(),
-            Err(_) => ok = false,
+/// Rows found invalid by a lenient kernel, as a validity bitmap made on the first one.
+struct Invalid {
+    len: usize,
+    valid: Option<BooleanBufferBuilder>,
+}
+
+impl Invalid {
+    const fn new(len: usize) -> Self {
+        Invalid { len, valid: None }
+    }
+
+    fn set(&mut self, row: usize) {
+        let len = self.len;
+        self.valid
+            .get_or_insert_with(|| {
+                let mut b = BooleanBufferBuilder::new(len);
+                b.append_n(len, true);
+                b
+            })
+            .set_bit(row, false);
+    }
+
+    /// The input's nulls with the invalid rows added.
+    fn nulls(self, input: Option<&NullBuffer>) -> Option<NullBuffer> {
+        match self.valid {
+            None => input.cloned(),
+            Some(mut valid) => NullBuffer::union(input, Some(&NullBuffer::new(valid.finish()))),
         }
     }
-    ok
+}
+
+/// Parses rows `first..first + out.len()` one by one with oid-core's parser.
+fn parse_each<R: Rows + ?Sized>(
+    rows: &R,
+    first: usize,
+    out: &mut [[u8; 12]],
+    on_invalid: OnInvalid,
+    invalid: &mut Invalid,
+) -> Result<(), Error> {
+    let nulls = rows.nulls();
+    for (i, out) in (first..).zip(out) {
+        *out = if nulls.is_some_and(|nulls| nulls.is_null(i)) {
+            [0; 12]
+        } else {
+            parse_one(rows, i, on_invalid, invalid)?
+        };
+    }
+    Ok(())
+}
+
+/// Parses row `i` (not null) with oid-core's parser: its bytes, or zeros for a row made null.
+#[inline]
+fn parse_one<R: Rows + ?Sized>(
+    rows: &R,
+    i: usize,
+    on_invalid: OnInvalid,
+    invalid: &mut Invalid,
+) -> Result<[u8; 12], Error> {
+    match ObjectId::try_parse_ascii(rows.row(i)) {
+        Ok(id) => Ok(id.bytes()),
+        Err(error) => match on_invalid {
+            OnInvalid::Error => Err(Error::InvalidId { row: i, error }),
+            OnInvalid::Null => {
+                invalid.set(i);
+                Ok([0; 12])
+            }
+        },
+    }
 }
 
 /// Whether each row is an id's hex form (24 hex digits, any case); null rows stay null.
@@ -272,21 +357,37 @@ pub fn is_valid_hex(array: &dyn Array) -> Result<BooleanArray, Error> {
 }
 
 fn valid_rows<R: Rows + ?Sized>(rows: &R) -> BooleanArray {
-    let bits = BooleanBuffer::collect_bool(rows.len(), |i| {
-        ObjectId::try_parse_ascii(rows.row(i)).is_ok()
-    });
+    let n = rows.len();
+    let one = |i| ObjectId::try_parse_ascii(rows.row(i)).is_ok();
+    let mut bits = BooleanBufferBuilder::new(n);
+    for start in (0..n).step_by(BLOCK) {
+        let end = n.min(start + BLOCK);
+        // A block of hex end to end is a block of ids; other blocks row by row.
+        match rows.block(start, end) {
+            Some(text) if text.len() == (end - start) * 24 && const_hex::check_raw(text) => {
+                bits.append_n(end - start, true);
+            }
+            _ => (start..end).for_each(|i| bits.append(one(i))),
+        }
+    }
+    let bits = bits.finish();
     BooleanArray::new(bits, rows.nulls().cloned())
 }
 
-/// Writes `ids` as lowercase hex into one buffer of `24 * len` bytes (null rows included, so the
-/// offsets step by 24).
-fn encode_all(ids: &ObjectIdArray) -> MutableBuffer {
-    let mut text = MutableBuffer::from_len_zeroed(ids.len() * 24);
-    let out = text.as_slice_mut().as_chunks_mut::<24>().0;
-    for (id, out) in ids.values().iter().zip(out) {
-        ObjectId::from_bytes(*id).encode_hex(out);
+/// Writes `ids` as lowercase hex into `text` (`24 * ids.len()` bytes, null rows included, so
+/// the offsets step by 24): a block at a time with const-hex's SIMD encode.
+fn encode_into(ids: &[[u8; 12]], text: &mut MutableBuffer) {
+    let mut block = [[0u8; 24]; BLOCK];
+    for ids in ids.chunks(BLOCK) {
+        let out = &mut block[..ids.len()];
+        if const_hex::encode_to_slice(ids.as_flattened(), out.as_flattened_mut()).is_err() {
+            // Not reached (the lengths agree); oid-core's encoder as the fallback, not a panic.
+            for (id, out) in ids.iter().zip(out.iter_mut()) {
+                *out = *ObjectId::from_bytes(*id).to_hex().as_bytes();
+            }
+        }
+        text.extend_from_slice(out.as_flattened());
     }
-    text
 }
 
 /// Each id as 24 lowercase hex digits, a `Utf8` array (nulls carried).
@@ -314,13 +415,26 @@ pub fn to_hex(ids: &ObjectIdArray) -> Result<StringArray, Error> {
     if n.checked_mul(24).is_none_or(|b| b > i32::MAX as usize) {
         return Err(ArrowError::OffsetOverflowError(n.saturating_mul(24)).into());
     }
-    let text = encode_all(ids);
-    let offsets = OffsetBuffer::from_lengths(std::iter::repeat_n(24usize, n));
-    Ok(StringArray::try_new(
-        offsets,
-        text.into(),
-        ids.nulls().cloned(),
-    )?)
+    let mut text = MutableBuffer::with_capacity(n * 24);
+    encode_into(ids.values(), &mut text);
+    // 0, 24, 48, ...: in range (checked above) and rising, as `OffsetBuffer::new` asserts.
+    let offsets: ScalarBuffer<i32> = (0..=n).map(|i| (i * 24) as i32).collect();
+    let offsets = OffsetBuffer::new(offsets);
+    let nulls = ids.nulls().cloned();
+    if text.len() != n * 24 || nulls.as_ref().is_some_and(|nulls| nulls.len() != n) {
+        // Not reached: the checked constructor, rather than a wrong promise below.
+        return Ok(StringArray::try_new(offsets, text.into(), nulls)?);
+    }
+    debug_assert!(text.as_slice().is_ascii());
+    // SAFETY: `try_new` would not fail, which is `new_unchecked`'s contract: the offsets rise
+    // from 0 by 24 to `text.len()` (checked just above), so every row is in bounds; the text is
+    // the hex digits const-hex's encoder (or oid-core's) wrote, ASCII only, so UTF-8 with a
+    // character boundary at every offset; the null buffer has one bit per row (checked above).
+    // Unchecked because the checks cost more than the conversion: `StringArray::try_new` takes
+    // 1.6x as long as `to_hex` itself on 1 M rows (benches/columns.rs, README).
+    #[allow(unsafe_code)]
+    let strings = unsafe { StringArray::new_unchecked(offsets, text.into(), nulls) };
+    Ok(strings)
 }
 
 /// Each id as 24 lowercase hex digits, a `Utf8View` array (nulls carried): one data buffer per
@@ -347,25 +461,40 @@ pub fn to_hex_view(ids: &ObjectIdArray) -> Result<StringViewArray, Error> {
     let mut views: Vec<u128> = Vec::with_capacity(n);
     let mut buffers = Vec::with_capacity(n.div_ceil(ROWS_PER_BUFFER));
     for (b, chunk) in ids.values().chunks(ROWS_PER_BUFFER).enumerate() {
-        let mut text = MutableBuffer::from_len_zeroed(chunk.len() * 24);
-        let out = text.as_slice_mut().as_chunks_mut::<24>().0;
-        for (k, (id, out)) in chunk.iter().zip(out).enumerate() {
-            ObjectId::from_bytes(*id).encode_hex(out);
-            let prefix = u32::from_le_bytes([out[0], out[1], out[2], out[3]]);
-            views.push(
-                24u128
-                    | (u128::from(prefix) << 32)
-                    | ((b as u128) << 64)
-                    | (((k * 24) as u128) << 96),
-            );
-        }
+        let mut text = MutableBuffer::with_capacity(chunk.len() * 24);
+        encode_into(chunk, &mut text);
+        views.extend(
+            text.as_slice()
+                .as_chunks::<24>()
+                .0
+                .iter()
+                .enumerate()
+                .map(|(k, hex)| {
+                    let prefix = u32::from_le_bytes([hex[0], hex[1], hex[2], hex[3]]);
+                    24u128
+                        | (u128::from(prefix) << 32)
+                        | ((b as u128) << 64)
+                        | (((k * 24) as u128) << 96)
+                }),
+        );
         buffers.push(Buffer::from(text));
     }
-    Ok(StringViewArray::try_new(
-        ScalarBuffer::from(views),
-        buffers,
-        ids.nulls().cloned(),
-    )?)
+    let views = ScalarBuffer::from(views);
+    let nulls = ids.nulls().cloned();
+    if views.len() != n || nulls.as_ref().is_some_and(|nulls| nulls.len() != n) {
+        // Not reached: the checked constructor, rather than a wrong promise below.
+        return Ok(StringViewArray::try_new(views, buffers, nulls)?);
+    }
+    // SAFETY: `try_new` would not fail, which is `new_unchecked`'s contract: each view is of a
+    // 24-byte string (over 12 bytes, so not inlined) at offset `24 * k` of buffer `b`, which
+    // holds `24 * rows` bytes, so every view is in bounds, and its prefix is the first four of
+    // those bytes; the bytes are hex digits const-hex's encoder (or oid-core's) wrote, ASCII
+    // only, so UTF-8; the null buffer has one bit per row (checked above). Unchecked because
+    // `StringViewArray::try_new` checks every view and its UTF-8 one by one, which costs more
+    // than the conversion (benches/columns.rs, README).
+    #[allow(unsafe_code)]
+    let strings = unsafe { StringViewArray::new_unchecked(views, buffers.into(), nulls) };
+    Ok(strings)
 }
 
 /// Each id's creation time, `Timestamp(Second, "UTC")` (nulls carried).
@@ -521,7 +650,7 @@ fn seconds_to_ids<T: ArrowPrimitiveType<Native = i64>>(
     let nulls = times.nulls();
     let mut values = MutableBuffer::from_len_zeroed(n * 12);
     let out = values.as_slice_mut().as_chunks_mut::<12>().0;
-    let mut valid: Option<BooleanBufferBuilder> = None;
+    let mut invalid = Invalid::new(n);
     for (i, (t, out)) in times.values().iter().zip(out).enumerate() {
         let secs = t.div_euclid(per_second);
         match u32::try_from(secs) {
@@ -534,19 +663,9 @@ fn seconds_to_ids<T: ArrowPrimitiveType<Native = i64>>(
                         seconds: secs,
                     });
                 }
-                OnInvalid::Null => valid
-                    .get_or_insert_with(|| {
-                        let mut b = BooleanBufferBuilder::new(n);
-                        b.append_n(n, true);
-                        b
-                    })
-                    .set_bit(i, false),
+                OnInvalid::Null => invalid.set(i),
             },
         }
     }
-    let nulls = match valid {
-        None => nulls.cloned(),
-        Some(mut valid) => NullBuffer::union(nulls, Some(&NullBuffer::new(valid.finish()))),
-    };
-    Ok(from_parts(values.into(), nulls))
+    Ok(from_parts(values.into(), invalid.nulls(nulls)))
 }

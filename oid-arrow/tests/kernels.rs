@@ -110,6 +110,9 @@ fn check_ids(ids: &ObjectIdArray) {
     let time = compute::timestamp(ids);
     let random = compute::random(ids);
     let counter = compute::counter(ids);
+    // The text arrays are built unchecked: they must pass arrow-rs's full validation.
+    hex.to_data().validate_full().unwrap();
+    view.to_data().validate_full().unwrap();
     assert_eq!(
         time.data_type(),
         &DataType::Timestamp(arrow_schema::TimeUnit::Second, Some("UTC".into()))
@@ -407,4 +410,56 @@ proptest! {
             check_ids(&array.slice(1, ids.len() - 2));
         }
     }
+}
+
+#[test]
+fn large_columns_with_bad_rows_at_block_edges() {
+    // 1,000 rows of 24 bytes: the one-pass path decodes them in blocks of 256 rows.
+    let ids: Vec<ObjectId> = (0..1_000u32)
+        .map(|i| ObjectId::from_parts(i * 7, [i as u8; 5], i))
+        .collect();
+    let good: Vec<Option<Vec<u8>>> = ids.iter().map(hex_row).collect();
+    check_text(&good);
+    let bads: [&[u8]; 4] = [
+        b"0x7f1f77bcf86cd799439011", // a prefix const-hex would strip at a block start
+        b"0X7F1F77BCF86CD799439011",
+        b"507f1f77bcf86cd79943901g",
+        b"507f1f77bcf86cd79943901\xff",
+    ];
+    for bad in bads {
+        for at in [0, 1, 255, 256, 257, 511, 512, 767, 768, 999] {
+            let mut rows = good.clone();
+            rows[at] = Some(bad.to_vec());
+            check_text(&rows);
+        }
+    }
+    // Nulls over bytes that are not hex, at block edges, in a column whose rows are all 24
+    // bytes: not parsed, not reported.
+    let mut text = Vec::new();
+    let mut valid = Vec::new();
+    for (i, id) in ids.iter().enumerate() {
+        let null = [0, 255, 256, 999].contains(&i);
+        let hex = id.to_hex();
+        text.extend_from_slice(if null {
+            b"zzzzzzzzzzzzzzzzzzzzzzzz"
+        } else {
+            hex.as_bytes()
+        });
+        valid.push(!null);
+    }
+    let offsets = arrow_buffer::OffsetBuffer::from_lengths(std::iter::repeat_n(24, ids.len()));
+    let array = StringArray::try_new(offsets, text.into(), Some(valid.clone().into())).unwrap();
+    for mode in [OnInvalid::Error, OnInvalid::Null] {
+        let parsed = compute::parse_hex(&array, mode).unwrap();
+        for (i, id) in ids.iter().enumerate() {
+            assert_eq!(parsed.get(i), valid[i].then_some(*id), "row {i}");
+        }
+    }
+    let checked = compute::is_valid_hex(&array).unwrap();
+    assert_eq!(checked.null_count(), 4);
+    assert!((0..ids.len()).all(|i| checked.is_null(i) || checked.value(i)));
+    // Formatting crosses blocks too.
+    let array: ObjectIdArray = ids.clone().into();
+    check_ids(&array);
+    check_ids(&array.slice(300, 600));
 }

@@ -108,10 +108,7 @@ impl ObjectId {
         if let Some(bytes) = decode24(b) {
             return Ok(ObjectId::from_bytes(bytes));
         }
-        match core::str::from_utf8(b) {
-            Ok(s) => Err(diagnose(s.as_bytes())),
-            Err(_) => Err(diagnose_bytes(b)),
-        }
+        Err(diagnose_ascii(b))
     }
 
     /// Whether `s` is exactly 24 ASCII hex digits (any case).
@@ -158,6 +155,17 @@ const fn diagnose(b: &[u8]) -> ParseError {
     // Unreachable for a 24-character string that failed the fast path; report the length
     // rather than panic.
     ParseError(ParseErrorKind::Length(chars))
+}
+
+/// The slow path of [`ObjectId::try_parse_ascii`], kept out of line so the fast path inlines
+/// into callers' loops as `parse_str`'s does.
+#[cold]
+#[inline(never)]
+const fn diagnose_ascii(b: &[u8]) -> ParseError {
+    match core::str::from_utf8(b) {
+        Ok(s) => diagnose(s.as_bytes()),
+        Err(_) => diagnose_bytes(b),
+    }
 }
 
 /// The slow path for bytes that are not UTF-8: each byte is one character.
