@@ -16,7 +16,7 @@ Examples:
                                              when was it made, and its fields
   oid validate -f ids.txt                    report every line that is not an id
   oid range 2024-01-01 2024-02-01            a MongoDB filter for ids made in January 2024
-  oid convert pasted.txt -o ids.txt          ids in any pasted form to hex lines
+  oid convert ids.txt -o ids.parquet         hex lines to a Parquet ObjectId column
   oid sql --help                             SQL over ObjectId columns (the oid-sql command)
   oid completions bash > ~/.local/share/bash-completion/completions/oid
 
@@ -37,12 +37,15 @@ Examples:
   oid new 2 --format mongosh     ObjectId(\"…\") lines
   oid new --legacy               machine id and process id instead of the random value
   oid new 2 --legacy --json      with the legacy fields in the JSON
+  oid new 1000000 -o ids.parquet a Parquet file, one ObjectId column `_id` (pymongoarrow's type)
 
 All ids of one run share one random value and have consecutive counters. One second holds
 16777216 (2^24) ids of a random value: past that, `oid new` waits for the next second (and
 says so once on standard error, unless --quiet), so it never prints a repeat. With --time
 every id has the same second, so COUNT can be at most 16777216. --upper is for the hex format
-only: the other formats write ids in lower case, as MongoDB does.";
+only: the other formats write ids in lower case, as MongoDB does. Parquet and Arrow IPC
+(`--format parquet|arrow|arrow-stream`, or by -o's extension) write one column `_id` of
+pymongoarrow's ObjectId type, which pyarrow, Polars, DuckDB and `oid inspect` read.";
 
 const INSPECT_EXAMPLES: &str = "\
 Examples:
@@ -51,10 +54,17 @@ Examples:
   oid inspect --format json -f ids.txt
   oid new 3 | oid inspect --json | jq .time
   oid inspect --legacy 507f1f77bcf86cd799439011   with the legacy machine id and process id
+  oid inspect --format hex -f ids.parquet         the ObjectId column of a Parquet file
+  oid inspect --column user -f events.arrow       a named column of ids or of hex text
 
 Ids are read from the arguments, then the files given with -f (`-` is standard input), or
 from standard input, one per line, when there are neither. Accepted forms: bare hex (any
 case), hex in quotes, ObjectId(\"…\"), ObjectId('…'), new ObjectId(\"…\") and {\"$oid\": \"…\"}.
+Parquet and Arrow IPC files (told by their first bytes, then their extension) are read by
+column: the file's ObjectId column (pymongoarrow's type, or the one fixed_size_binary[12]
+column), or --column NAME, ids or text in the forms above; rows are counted from 0, and a null
+row is no id (skipped, not invalid). A file that cannot be read (missing, corrupt, no such
+column) is reported and the exit status is 2.
 Surrounding whitespace and a byte order mark are ignored, blank lines skipped, lines over 4096
 bytes reported as too long; an argument or line that is not UTF-8 is reported as such. An
 invalid id is reported on standard error (with its argument or line number) and the exit
@@ -71,11 +81,15 @@ Examples:
   oid validate 507f1f77bcf86cd799439011 xyz
   oid validate -f ids.txt && echo all valid
   mongoexport ... | oid validate
+  oid validate --column user_id -f events.parquet  a column of hex text
 
-Ids are read as by `oid inspect`. Each invalid one is reported on standard error as
-`oid: line 7: \"xyz\": invalid length: expected 24 hex characters, found 3`; valid ones print
-nothing. A summary (`N valid, M invalid`) ends the run on standard error. Exit status 0 only
-if every input was a valid id.";
+Ids are read as by `oid inspect`, lines or the column of a Parquet or Arrow IPC file. Each
+invalid one is reported on standard error as
+`oid: line 7: \"xyz\": invalid length: expected 24 hex characters, found 3` (a row of a column:
+`oid: events.parquet: row 6: …`); valid ones print nothing. A summary (`N valid, M invalid`,
+and `, K null` when a column had null rows, which are not invalid) ends the run on standard
+error. Exit status 0 only if every input was a valid id or null; 2 if a file could not be
+read.";
 
 const RANGE_EXAMPLES: &str = "\
 Examples:
@@ -148,12 +162,16 @@ pub(crate) struct NewArgs {
     /// Legacy layout: machine id (MD5 of the host name) and process id instead of the random value
     #[arg(long)]
     pub(crate) legacy: bool,
-    /// Output format
-    #[arg(long, value_enum, value_name = "FORMAT", default_value = "hex")]
-    pub(crate) format: NewFormat,
+    /// Output format [default: hex; with -o, by OUT's extension: .parquet, .pq, .arrow,
+    /// .feather, .ipc, .arrows]
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub(crate) format: Option<NewFormat>,
     /// The same as --format json
     #[arg(long, conflicts_with = "format")]
     pub(crate) json: bool,
+    /// Write to this file (whole or not at all) instead of standard output (`-`)
+    #[arg(short, long, value_name = "OUT")]
+    pub(crate) output: Option<PathBuf>,
     /// Upper-case hex (with --format hex only; refused with the other formats)
     #[arg(long, conflicts_with = "json")]
     pub(crate) upper: bool,
@@ -169,12 +187,13 @@ pub(crate) struct NewArgs {
 }
 
 impl NewArgs {
-    /// The format asked for, `--json` included.
-    pub(crate) const fn format(&self) -> NewFormat {
-        if self.json {
-            NewFormat::Json
-        } else {
-            self.format
+    /// The format asked for, `--json` included, else the one OUT's extension names.
+    pub(crate) fn format(&self) -> NewFormat {
+        match (self.json, self.format, &self.output) {
+            (true, ..) => NewFormat::Json,
+            (false, Some(format), _) => format,
+            (false, None, Some(output)) => NewFormat::of_path(output),
+            (false, None, None) => NewFormat::Hex,
         }
     }
 }
@@ -227,21 +246,37 @@ pub(crate) struct ValidateArgs {
 /// How the files of `inspect`, `validate` and `convert` are read.
 #[derive(Clone, Debug, Default, Args)]
 pub(crate) struct ReadArgs {
-    /// How to read the files
+    /// How to read the files: `auto` tells Parquet and Arrow IPC files by their first bytes,
+    /// then by their extension (.parquet, .pq, .arrow, .arrows, .feather, .ipc); other files
+    /// are lines
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t)]
     pub(crate) input_format: InputFormat,
+    /// The column of Parquet and Arrow files to read: ids (pymongoarrow's ObjectId type or
+    /// fixed_size_binary[12]) or text (any form the lines hold). Default: the file's one
+    /// ObjectId column
+    #[arg(long, value_name = "NAME")]
+    pub(crate) column: Option<String>,
 }
 
 const CONVERT_EXAMPLES: &str = "\
 Examples:
-  oid convert ids.txt -o -                   pasted ids (ObjectId(\"…\"), {\"$oid\": …}) to hex lines
-  mongoexport ... | oid convert -o ids.txt   standard input to a file
+  oid convert ids.txt -o ids.parquet         hex lines to a Parquet ObjectId column `_id`
+  oid convert ids.parquet -o -               a Parquet ObjectId column to hex lines
+  oid convert --column user events.parquet -o users.arrow
+                                             a column of hex text to an Arrow IPC ObjectId column
+  mongoexport ... | oid convert -o ids.txt   pasted ids (ObjectId(\"…\"), {\"$oid\": …}) to hex lines
 
-Ids are read from the files IN (`-` is standard input; standard input when there are none), one
-per line in any form `oid inspect` reads. Invalid lines are reported on standard error as `oid
-validate` reports them and left out; the exit status is then 1. OUT is written whole or not at
-all: a file is written under a temporary name and renamed at the end. On a terminal, a long
-conversion shows a progress bar on standard error.";
+Ids are read from the files IN (`-` is standard input; standard input when there are none):
+lines in any form `oid inspect` reads, or the column of a Parquet or Arrow IPC file, as
+`oid inspect` reads them. OUT is written in --format, else by its extension (.parquet, .pq;
+.arrow, .feather, .ipc: an Arrow IPC file; .arrows: an Arrow IPC stream), else as hex lines;
+`-o -` is standard output, hex lines unless --format says otherwise. A column written is one
+column `_id` of pymongoarrow's ObjectId type (fixed_size_binary[12]), which pyarrow, Polars and
+DuckDB read. A null row stays a null in a column and is left out of hex lines. Invalid ids are
+reported on standard error as `oid validate` reports them and left out; the exit status is
+then 1. OUT is written whole or not at all: a file is written under a temporary name and
+renamed at the end, and an input that cannot be read (exit status 2) leaves it untouched. On a
+terminal, a long conversion shows a progress bar on standard error.";
 
 const SQL_EXAMPLES: &str = "\
 Examples:
@@ -253,13 +288,14 @@ else the first on PATH, and exits with its status. Install it from a checkout wi
 
 #[derive(Debug, Args)]
 pub(crate) struct ConvertArgs {
-    /// Files to read, one id per line (`-` for standard input; default: standard input)
+    /// Files to read: lines, or Parquet and Arrow IPC files (`-` for standard input; default:
+    /// standard input)
     #[arg(value_name = "IN")]
     pub(crate) inputs: Vec<PathBuf>,
     /// Where to write: a file, or `-` for standard output
     #[arg(short, long, value_name = "OUT")]
     pub(crate) output: PathBuf,
-    /// Output format
+    /// Output format [default: by OUT's extension, else hex]
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub(crate) format: Option<ConvertFormat>,
     #[command(flatten)]
@@ -445,7 +481,7 @@ mod tests {
     #[test]
     fn help_shows_the_defaults() {
         for (sub, default) in [
-            ("new", "[default: hex]"),
+            ("new", "[default: hex; with -o, by OUT's extension"),
             ("inspect", "[default: text]"),
             ("new", "[default: 1]"),
         ] {

@@ -1,19 +1,20 @@
-//! `oid convert`: ids from lines into hex lines.
+//! `oid convert`: ids from lines or columns into hex lines or an ObjectId column.
 //!
-//! The inputs are streamed: each id is written as it is read, so memory does not grow with the
-//! input. A file output is written under a temporary name in its folder and renamed over OUT at
-//! the end, so OUT is whole or untouched (and an input may be the output itself).
+//! The inputs are streamed: each id is written as it is read (a column a batch of
+//! [`BATCH`](crate::columns::BATCH) rows at a time), so memory does not grow with the input. A
+//! file output is written under a temporary name in its folder and renamed over OUT at the end
+//! ([`Target`]), so OUT is whole or untouched (and an input may be the output itself).
 
-use std::fs::File;
-use std::io::{self, BufRead, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
 
 use oid_std::ObjectId;
 
 use crate::cli::ConvertArgs;
+use crate::columns::ColumnWriter;
 use crate::error::{Error, Status};
 use crate::format::ConvertFormat;
 use crate::input::{self, Row, Sources};
+use crate::output::Target;
 use crate::progress::Progress;
 use crate::stderr::Messages;
 
@@ -30,17 +31,27 @@ pub(crate) fn run(
     let format = args
         .format
         .unwrap_or_else(|| ConvertFormat::of_path(&args.output));
+    let to_stdout = args.output.as_os_str() == "-";
+    if to_stdout && format.kind().is_some() && io::stdout().is_terminal() {
+        return Err(Error::BinaryToTerminal(format.name()));
+    }
     let progress = Progress::on_stderr();
-    let result = if args.output.as_os_str() == "-" {
-        convert(args, format, stdin, out, err, &progress)
+    let result = if to_stdout {
+        match format.kind() {
+            None => convert(args, stdin, &mut HexLines { w: out }, err, &progress),
+            // A column goes through its own writer of standard output (the locked one is not
+            // `Send`, as arrow's writers need); nothing was written to `out`.
+            Some(_) => {
+                let w = BufWriter::with_capacity(WRITE_BUFFER, io::stdout());
+                write_to(w, format, args, stdin, err, &progress)
+                    .and_then(|(outcome, mut w)| Ok(w.flush().map(|()| outcome)?))
+            }
+        }
     } else {
         let mut target = Target::create(&args.output)?;
-        let mut w = BufWriter::with_capacity(WRITE_BUFFER, target.file());
-        let result = convert(args, format, stdin, &mut w, err, &progress).and_then(|outcome| {
-            w.flush()?;
-            Ok(outcome)
-        });
-        drop(w);
+        let w = BufWriter::with_capacity(WRITE_BUFFER, target.file());
+        let result = write_to(w, format, args, stdin, err, &progress)
+            .and_then(|(outcome, mut w)| Ok(w.flush().map(|()| outcome)?));
         // The only writes are OUT's: name it.
         let result = result.map_err(|e| match e {
             Error::Write(source) => Error::Output {
@@ -60,7 +71,7 @@ pub(crate) fn run(
     };
     progress.finish();
     let outcome = result?;
-    if outcome.unreadable > 0 && args.output.as_os_str() != "-" {
+    if outcome.unreadable > 0 && !to_stdout {
         let _ = writeln!(
             err,
             "oid: {} not written: an input could not be read",
@@ -84,18 +95,37 @@ struct Outcome {
     unreadable: u64,
 }
 
-/// Converts every input into `w`. A failed write is [`Error::Write`].
+/// Converts every input into `w` in `format`; returns `w` when done.
+fn write_to<W: Write + Send>(
+    w: W,
+    format: ConvertFormat,
+    args: &ConvertArgs,
+    stdin: impl BufRead,
+    err: &mut impl Messages,
+    progress: &Progress,
+) -> Result<(Outcome, W), Error> {
+    match format.kind() {
+        None => {
+            let mut ids = HexLines { w };
+            let outcome = convert(args, stdin, &mut ids, err, progress)?;
+            Ok((outcome, ids.w))
+        }
+        Some(kind) => {
+            let mut ids = ColumnWriter::new(w, kind, true)?;
+            let outcome = convert(args, stdin, &mut ids, err, progress)?;
+            Ok((outcome, ids.finish()?))
+        }
+    }
+}
+
+/// Converts every input into `ids`. A failed write is [`Error::Write`].
 fn convert<E: Messages>(
     args: &ConvertArgs,
-    format: ConvertFormat,
     stdin: impl BufRead,
-    w: &mut impl Write,
+    ids: &mut impl Ids,
     err: &mut E,
     progress: &Progress,
 ) -> Result<Outcome, Error> {
-    let mut ids = match format {
-        ConvertFormat::Hex => HexLines { w },
-    };
     let mut outcome = Outcome::default();
     let sources = Sources {
         args: &[],
@@ -118,7 +148,6 @@ fn convert<E: Messages>(
         }
         Ok(())
     })?;
-    ids.finish()?;
     outcome.unreadable = seen.unreadable;
     Ok(outcome)
 }
@@ -126,15 +155,14 @@ fn convert<E: Messages>(
 /// Where converted ids go, one at a time; `None` is a null row.
 trait Ids {
     fn push(&mut self, id: Option<ObjectId>) -> io::Result<()>;
-    fn finish(&mut self) -> io::Result<()>;
 }
 
-/// 24 lowercase hex digits per line; a null row writes nothing.
-struct HexLines<'w, W: Write> {
-    w: &'w mut W,
+/// 24 lowercase hex digits per line; a null row writes nothing (it holds no id).
+struct HexLines<W: Write> {
+    w: W,
 }
 
-impl<W: Write> Ids for HexLines<'_, W> {
+impl<W: Write> Ids for HexLines<W> {
     #[inline]
     fn push(&mut self, id: Option<ObjectId>) -> io::Result<()> {
         let Some(id) = id else { return Ok(()) };
@@ -144,75 +172,12 @@ impl<W: Write> Ids for HexLines<'_, W> {
         }
         self.w.write_all(&line)
     }
-
-    fn finish(&mut self) -> io::Result<()> {
-        self.w.flush()
-    }
 }
 
-/// A file output: a temporary file next to OUT, renamed over it by [`Target::keep`]; dropped
-/// without it, the temporary file is removed. An OUT that exists and is not a regular file
-/// (`/dev/null`, a named pipe) is written directly.
-struct Target {
-    path: PathBuf,
-    file: TargetFile,
-}
-
-enum TargetFile {
-    Temporary(tempfile::NamedTempFile),
-    Direct(File),
-}
-
-impl Target {
-    fn create(path: &Path) -> Result<Target, Error> {
-        let output = |source| Error::Output {
-            path: path.to_owned(),
-            source,
-        };
-        let file = match std::fs::metadata(path) {
-            Ok(meta) if !meta.is_file() && !meta.is_dir() => {
-                TargetFile::Direct(File::create(path).map_err(output)?)
-            }
-            _ => {
-                let dir = match path.parent() {
-                    Some(dir) if !dir.as_os_str().is_empty() => dir,
-                    _ => Path::new("."),
-                };
-                let mut builder = tempfile::Builder::new();
-                builder.prefix(".oid-convert-");
-                // The mode a plain `File::create` gives (0666 less the umask), not tempfile's 0600.
-                #[cfg(unix)]
-                {
-                    use std::os::unix::fs::PermissionsExt;
-                    builder.permissions(std::fs::Permissions::from_mode(0o666));
-                }
-                TargetFile::Temporary(builder.tempfile_in(dir).map_err(output)?)
-            }
-        };
-        Ok(Target {
-            path: path.to_owned(),
-            file,
-        })
-    }
-
-    fn file(&mut self) -> &mut File {
-        match &mut self.file {
-            TargetFile::Temporary(t) => t.as_file_mut(),
-            TargetFile::Direct(f) => f,
-        }
-    }
-
-    /// Renames the temporary file over OUT.
-    fn keep(self) -> Result<(), Error> {
-        match self.file {
-            TargetFile::Temporary(t) => {
-                t.persist(&self.path).map_err(|e| Error::Output {
-                    path: self.path.clone(),
-                    source: e.error,
-                })?;
-            }
-            TargetFile::Direct(_) => {}
-        }
-        Ok(())
+/// A null row stays a null.
+impl<W: Write + Send> Ids for ColumnWriter<W> {
+    #[inline]
+    fn push(&mut self, id: Option<ObjectId>) -> io::Result<()> {
+        ColumnWriter::push(self, id)
     }
 }

@@ -22,6 +22,8 @@ pub(crate) enum Error {
     Read(io::Error),
     /// The output file of `convert` or `new -o` could not be created, written or renamed.
     Output { path: PathBuf, source: io::Error },
+    /// A Parquet or Arrow output to standard output that is a terminal (the format's name).
+    BinaryToTerminal(&'static str),
     /// `oid sql`: no `oid-sql` next to `oid` nor on PATH.
     SqlMissing,
     /// `oid sql`: `oid-sql` was found but could not be started.
@@ -53,6 +55,7 @@ impl Error {
             | Error::UpperNeedsHex(_)
             | Error::Read(_)
             | Error::SqlMissing
+            | Error::BinaryToTerminal(_)
             | Error::SqlStart { .. } => 2,
             Error::Write(_)
             | Error::StdoutClosed
@@ -72,6 +75,11 @@ impl fmt::Display for Error {
             Error::Output { path, source } => {
                 write!(f, "cannot write {}: {source}", path.display())
             }
+            Error::BinaryToTerminal(format) => write!(
+                f,
+                "--format {format} is binary: not written to a terminal; give -o FILE, or \
+                 redirect standard output"
+            ),
             Error::SqlMissing => f.write_str(
                 "`oid sql` runs the oid-sql command, which is not installed: it is neither next \
                  to oid nor on PATH; install it from a checkout of oid with `cargo install --path \

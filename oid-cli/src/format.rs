@@ -10,6 +10,8 @@ use clap::ValueEnum;
 use oid_std::ObjectId;
 use serde::{Serialize, Serializer};
 
+use crate::columns::Kind;
+
 /// The output formats of `oid new`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub(crate) enum NewFormat {
@@ -22,6 +24,12 @@ pub(crate) enum NewFormat {
     Ejson,
     /// one mongosh literal per line: ObjectId("…")
     Mongosh,
+    /// a Parquet file, one ObjectId column `_id` (pymongoarrow's type)
+    Parquet,
+    /// an Arrow IPC file (Feather 2), one ObjectId column `_id`
+    Arrow,
+    /// an Arrow IPC stream, one ObjectId column `_id`
+    ArrowStream,
 }
 
 impl NewFormat {
@@ -32,6 +40,30 @@ impl NewFormat {
             NewFormat::Json => "json",
             NewFormat::Ejson => "ejson",
             NewFormat::Mongosh => "mongosh",
+            NewFormat::Parquet => "parquet",
+            NewFormat::Arrow => "arrow",
+            NewFormat::ArrowStream => "arrow-stream",
+        }
+    }
+
+    /// The column format, `None` for the line formats.
+    pub(crate) const fn kind(self) -> Option<Kind> {
+        match self {
+            NewFormat::Hex | NewFormat::Json | NewFormat::Ejson | NewFormat::Mongosh => None,
+            NewFormat::Parquet => Some(Kind::Parquet),
+            NewFormat::Arrow => Some(Kind::ArrowFile),
+            NewFormat::ArrowStream => Some(Kind::ArrowStream),
+        }
+    }
+
+    /// The format of an output named `path` when `--format` is not given: a column format by
+    /// its extension, hex otherwise.
+    pub(crate) fn of_path(path: &std::path::Path) -> NewFormat {
+        match Kind::of_extension(path) {
+            Some(Kind::Parquet) => NewFormat::Parquet,
+            Some(Kind::ArrowFile) => NewFormat::Arrow,
+            Some(Kind::ArrowStream) => NewFormat::ArrowStream,
+            None => NewFormat::Hex,
         }
     }
 }
@@ -55,11 +87,15 @@ pub(crate) enum InspectFormat {
 /// How the files of `inspect`, `validate` and `convert` are read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub(crate) enum InputFormat {
-    /// by the file's name and content (see below)
+    /// by the first bytes (Parquet and Arrow magic numbers), then the extension
     #[default]
     Auto,
     /// one id per line, in any pasted form
     Lines,
+    /// a Parquet file
+    Parquet,
+    /// an Arrow IPC file or stream
+    Arrow,
 }
 
 /// The output formats of `oid convert`.
@@ -67,12 +103,44 @@ pub(crate) enum InputFormat {
 pub(crate) enum ConvertFormat {
     /// 24 lowercase hex digits per line
     Hex,
+    /// a Parquet file, one ObjectId column `_id`
+    Parquet,
+    /// an Arrow IPC file (Feather 2), one ObjectId column `_id`
+    Arrow,
+    /// an Arrow IPC stream, one ObjectId column `_id`
+    ArrowStream,
 }
 
 impl ConvertFormat {
-    /// The format of an output named `path` when `--format` is not given: by its extension.
-    pub(crate) const fn of_path(_path: &std::path::Path) -> ConvertFormat {
-        ConvertFormat::Hex
+    /// The format of an output named `path` when `--format` is not given: by its extension
+    /// (`.parquet`, `.pq`; `.arrow`, `.feather`, `.ipc`; `.arrows`), hex otherwise.
+    pub(crate) fn of_path(path: &std::path::Path) -> ConvertFormat {
+        match Kind::of_extension(path) {
+            Some(Kind::Parquet) => ConvertFormat::Parquet,
+            Some(Kind::ArrowFile) => ConvertFormat::Arrow,
+            Some(Kind::ArrowStream) => ConvertFormat::ArrowStream,
+            None => ConvertFormat::Hex,
+        }
+    }
+
+    /// The column format, `None` for hex lines.
+    pub(crate) const fn kind(self) -> Option<Kind> {
+        match self {
+            ConvertFormat::Hex => None,
+            ConvertFormat::Parquet => Some(Kind::Parquet),
+            ConvertFormat::Arrow => Some(Kind::ArrowFile),
+            ConvertFormat::ArrowStream => Some(Kind::ArrowStream),
+        }
+    }
+
+    /// The name on the command line.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            ConvertFormat::Hex => "hex",
+            ConvertFormat::Parquet => "parquet",
+            ConvertFormat::Arrow => "arrow",
+            ConvertFormat::ArrowStream => "arrow-stream",
+        }
     }
 }
 
@@ -89,7 +157,7 @@ pub(crate) enum Line {
 
 impl Line {
     /// Writes `id` in this format, with its newline.
-    pub(crate) fn write(self, out: &mut impl Write, id: ObjectId) -> io::Result<()> {
+    pub(crate) fn write(self, out: &mut (impl Write + ?Sized), id: ObjectId) -> io::Result<()> {
         match self {
             Line::Hex(upper) => {
                 let mut hex = [0_u8; 24];

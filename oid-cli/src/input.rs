@@ -11,12 +11,13 @@
 use std::ffi::OsString;
 use std::fmt;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use oid_std::ObjectId;
 
 use crate::cli::ReadArgs;
+use crate::columns::{self, Kind, ReadError};
 use crate::error::Error;
 use crate::format::InputFormat;
 use crate::progress::{Progress, Unit};
@@ -29,7 +30,8 @@ pub(crate) use self::lines::READ_BUFFER;
 use self::lines::lines;
 
 pub(crate) use self::item::{Invalid, Item, Position, Row};
-use self::item::{LinesError, item};
+use self::item::LinesError;
+pub(crate) use self::item::item;
 
 /// What a command reads.
 #[derive(Clone, Copy, Debug)]
@@ -98,43 +100,33 @@ pub(crate) fn for_each<E: Messages>(
     } else {
         sources.files
     };
+    let column = sources.read.column.as_deref();
     for path in files {
-        if path.as_os_str() == "-" {
+        let result = if path.as_os_str() == "-" {
             seen.read_stdin = true;
             // Standard input is read once; a second `-` finds it at its end.
-            if let Some(stdin) = stdin.take() {
-                progress.start("standard input", None, Unit::Bytes);
-                lines(stdin, None, progress, |item| count(Row::Item(item), err))
-                    .map_err(LinesError::stdin)?;
-            }
-            continue;
-        }
-        let result = match File::open(path) {
-            Ok(file) => {
-                let size = file
-                    .metadata()
-                    .ok()
-                    .filter(|m| m.is_file())
-                    .map(|m| m.len());
-                progress.start(&path.display().to_string(), size, Unit::Bytes);
-                match sources.read.input_format {
-                    InputFormat::Auto | InputFormat::Lines => lines(
-                        BufReader::with_capacity(READ_BUFFER, file),
-                        Some(path),
-                        progress,
-                        |item| count(Row::Item(item), err),
-                    ),
+            let Some(mut stdin) = stdin.take() else {
+                continue;
+            };
+            progress.start("standard input", None, Unit::Bytes);
+            let head = stdin.fill_buf().ok();
+            match kind(sources.read.input_format, head, None) {
+                None => lines(stdin, None, progress, |item| count(Row::Item(item), err))
+                    .map_err(|e| ReadError::Stop(e.stdin())),
+                Some(kind) => {
+                    columns::read_stdin(stdin, kind, column, progress, &mut |row| count(row, err))
                 }
             }
-            Err(e) => Err(LinesError::Read(e)),
+        } else {
+            read_path(path, sources.read, progress, &mut |row| count(row, err))
         };
         match result {
             Ok(()) => {}
-            Err(LinesError::Stop(e)) => return Err(e),
-            Err(LinesError::Read(e)) => {
+            Err(ReadError::Stop(e)) => return Err(e),
+            Err(ReadError::Unreadable(message)) => {
                 seen.unreadable += 1;
                 progress.suspend(|| {
-                    let _ = writeln!(err, "oid: cannot read {}: {e}", path.display());
+                    let _ = writeln!(err, "oid: {message}");
                     err.end_message();
                 });
             }
@@ -142,6 +134,54 @@ pub(crate) fn for_each<E: Messages>(
     }
     seen.items = items;
     Ok(seen)
+}
+
+/// The column format of an input, `None` for lines: `format` when it says, else by the first
+/// bytes `head` (Parquet's and Arrow's magic numbers), else by the `path`'s extension.
+fn kind(format: InputFormat, head: Option<&[u8]>, path: Option<&Path>) -> Option<Kind> {
+    let sniffed = head.and_then(Kind::sniff);
+    match format {
+        InputFormat::Lines => None,
+        InputFormat::Parquet => Some(Kind::Parquet),
+        InputFormat::Arrow => match sniffed {
+            Some(Kind::ArrowFile) => Some(Kind::ArrowFile),
+            _ => Some(Kind::ArrowStream),
+        },
+        InputFormat::Auto => sniffed.or_else(|| path.and_then(Kind::of_extension)),
+    }
+}
+
+/// Reads the file at `path`: lines, or a column file.
+fn read_path(
+    path: &Path,
+    read: &ReadArgs,
+    progress: &Progress,
+    f: &mut dyn FnMut(Row<'_>) -> Result<(), Error>,
+) -> Result<(), ReadError> {
+    let unreadable = |e: io::Error| ReadError::Unreadable(format!("cannot read {}: {e}", path.display()));
+    let file = File::open(path).map_err(unreadable)?;
+    let size = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+    let mut reader = BufReader::with_capacity(READ_BUFFER, file);
+    let head = reader.fill_buf().ok();
+    let by_name = read.input_format == InputFormat::Auto && head.and_then(Kind::sniff).is_none();
+    match kind(read.input_format, head, Some(path)) {
+        Some(kind) => columns::read_file(reader, path, kind, read.column.as_deref(), progress, f)
+            .map_err(|e| match e {
+                // Taken for a column file by its name alone.
+                ReadError::Unreadable(message) if by_name => ReadError::Unreadable(format!(
+                    "{message} (taken for one by its name; for a file of lines give \
+                     --input-format lines)"
+                )),
+                e => e,
+            }),
+        None => {
+            progress.start(&path.display().to_string(), size, Unit::Bytes);
+            lines(reader, Some(path), progress, |item| f(Row::Item(item))).map_err(|e| match e {
+                LinesError::Read(e) => unreadable(e),
+                LinesError::Stop(e) => ReadError::Stop(e),
+            })
+        }
+    }
 }
 
 /// The id that two adjacent arguments make together when neither is an id alone

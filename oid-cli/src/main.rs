@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 
 mod cli;
+mod columns;
 mod convert;
 mod doctor;
 mod error;
@@ -9,6 +10,7 @@ mod format;
 mod input;
 mod inspect;
 mod new;
+mod output;
 mod progress;
 mod range;
 mod sql;

@@ -13,15 +13,17 @@
 //! before anything is written. With `--rotate` ([`CapacityPolicy::Rotate`]) a spent second moves
 //! on to a new random value at once instead: no wait, and no limit with `--time`.
 
-use std::io::{self, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use oid_std::{CapacityPolicy, Clock, Entropy, ErrorKind, Generator, ObjectId};
 use oid_std::{OsEntropy, SystemClock};
 
 use crate::cli::NewArgs;
+use crate::columns::ColumnWriter;
 use crate::error::{Error, Status};
 use crate::format::{Line, NewFormat};
+use crate::output::Target;
 
 /// Ids one second holds for one random value: the 3-byte counter's range.
 pub(crate) const PER_SECOND: u64 = 1 << 24;
@@ -99,19 +101,17 @@ pub(crate) fn run(args: &NewArgs, out: &mut impl Write) -> Result<Status, Error>
             });
         }
     }
-    if args.upper && args.format() != NewFormat::Hex {
-        return Err(Error::UpperNeedsHex(args.format()));
+    let format = args.format();
+    if args.upper && format != NewFormat::Hex {
+        return Err(Error::UpperNeedsHex(format));
+    }
+    let to_stdout = args.output.as_ref().is_none_or(|o| o.as_os_str() == "-");
+    if to_stdout && format.kind().is_some() && io::stdout().is_terminal() {
+        return Err(Error::BinaryToTerminal(format.name()));
     }
     let generator = generator(args)?;
-    let format = match args.format() {
-        NewFormat::Hex => Line::Hex(args.upper),
-        // The legacy reading is real for ids made with --legacy, so it is shown for them.
-        NewFormat::Json => Line::Json(args.legacy),
-        NewFormat::Ejson => Line::Ejson,
-        NewFormat::Mongosh => Line::Mongosh,
-    };
     let quiet = args.quiet;
-    write_ids(&generator, args.count, format, out, || {
+    let on_first_wait = || {
         if !quiet {
             let _ = writeln!(
                 io::stderr(),
@@ -119,28 +119,112 @@ pub(crate) fn run(args: &NewArgs, out: &mut impl Write) -> Result<Status, Error>
                  (one second holds 2^24 ids of one random value)"
             );
         }
-    })?;
+    };
+    let line = match format {
+        NewFormat::Hex => Line::Hex(args.upper),
+        // The legacy reading is real for ids made with --legacy, so it is shown for them.
+        NewFormat::Json => Line::Json(args.legacy),
+        NewFormat::Ejson => Line::Ejson,
+        NewFormat::Mongosh => Line::Mongosh,
+        NewFormat::Parquet | NewFormat::Arrow | NewFormat::ArrowStream => Line::Hex(false),
+    };
+    let write = |w: &mut dyn WriteSend| -> Result<(), Error> {
+        match format.kind() {
+            None => write_ids(&generator, args.count, line, w, on_first_wait),
+            Some(kind) => {
+                let mut column = ColumnWriter::new(w, kind, false)?;
+                fill(&generator, args.count, on_first_wait, |ids| {
+                    Ok(column.extend(ids)?)
+                })?;
+                column.finish()?.flush()?;
+                Ok(())
+            }
+        }
+    };
+    match args.output.as_deref().filter(|_| !to_stdout) {
+        None if format.kind().is_none() => {
+            write_ids(&generator, args.count, line, out, on_first_wait)?;
+        }
+        // A column goes through its own writer of standard output (the locked one is not
+        // `Send`, as arrow's writers need); nothing was written to `out`.
+        None => write(&mut BufWriter::with_capacity(WRITE_BUFFER, io::stdout()))?,
+        Some(path) => {
+            let mut target = Target::create(path)?;
+            let mut w = BufWriter::with_capacity(WRITE_BUFFER, target.file());
+            write(&mut w)
+                .and_then(|()| Ok(w.flush()?))
+                .map_err(|e| match e {
+                    Error::Write(source) => Error::Output {
+                        path: path.to_owned(),
+                        source,
+                    },
+                    e => e,
+                })?;
+            drop(w);
+            target.keep()?;
+        }
+    }
     Ok(Status::Ok)
 }
+
+/// A writer arrow's writers take.
+trait WriteSend: Write + Send {}
+
+impl<W: Write + Send> WriteSend for W {}
+
+/// The write buffer of a file or column output.
+const WRITE_BUFFER: usize = 256 * 1024;
 
 /// Ids generated per `try_fill` (48 KiB of ids, on the stack). It divides 2^24, so the chunks
 /// of a second use its capacity exactly.
 const CHUNK: usize = 4096;
 
-/// Writes `count` ids from `generator` to `out`, never a repeat. When the current second's ids
-/// are spent, calls `on_first_wait` (once per run) and waits for a later second through
-/// [`Clock::wait`]. When the clock answers `None`, nothing more is written and [`Error::Clock`]
-/// is returned.
+/// Writes `count` ids from `generator` to `out`, one line each in `format`, never a repeat:
+/// see [`fill`].
 pub(crate) fn write_ids<C: Clock>(
     generator: &Generator<C>,
     count: u64,
     format: Line,
-    out: &mut impl Write,
-    mut on_first_wait: impl FnMut(),
+    out: &mut (impl Write + ?Sized),
+    on_first_wait: impl FnMut(),
 ) -> Result<(), Error> {
-    let mut ids = [ObjectId::MIN; CHUNK];
     // `<24 hex digits>\n`, the hex at 0..24.
     let mut line = [b'\n'; 25];
+    fill(generator, count, on_first_wait, |chunk| {
+        match format {
+            Line::Hex(upper) => {
+                for id in chunk {
+                    let mut hex = [0_u8; 24];
+                    let text = if upper {
+                        id.encode_hex_upper(&mut hex)
+                    } else {
+                        id.encode_hex(&mut hex)
+                    };
+                    line[..24].copy_from_slice(text.as_bytes());
+                    out.write_all(&line)?;
+                }
+            }
+            _ => {
+                for id in chunk {
+                    format.write(out, *id)?;
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Generates `count` ids from `generator` and hands them to `emit` a chunk of at most
+/// [`CHUNK`] at a time, never a repeat. When the current second's ids are spent, calls
+/// `on_first_wait` (once per run) and waits for a later second through [`Clock::wait`]. When
+/// the clock answers `None`, nothing more is made and [`Error::Clock`] is returned.
+pub(crate) fn fill<C: Clock>(
+    generator: &Generator<C>,
+    count: u64,
+    mut on_first_wait: impl FnMut(),
+    mut emit: impl FnMut(&[ObjectId]) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let mut ids = [ObjectId::MIN; CHUNK];
     let mut waited = false;
     let mut remaining = count;
     while remaining > 0 {
@@ -158,25 +242,7 @@ pub(crate) fn write_ids<C: Clock>(
             continue;
         }
         remaining -= n as u64;
-        match format {
-            Line::Hex(upper) => {
-                for id in chunk.iter() {
-                    let mut hex = [0_u8; 24];
-                    let text = if upper {
-                        id.encode_hex_upper(&mut hex)
-                    } else {
-                        id.encode_hex(&mut hex)
-                    };
-                    line[..24].copy_from_slice(text.as_bytes());
-                    out.write_all(&line)?;
-                }
-            }
-            _ => {
-                for id in chunk.iter() {
-                    format.write(out, *id)?;
-                }
-            }
-        }
+        emit(chunk)?;
     }
     Ok(())
 }

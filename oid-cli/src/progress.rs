@@ -18,7 +18,6 @@ pub(crate) enum Unit {
     /// Bytes of a file of lines.
     Bytes,
     /// Rows of a column.
-    #[expect(dead_code, reason = "the column readers land next")]
     Rows,
 }
 

@@ -20,6 +20,9 @@ pub(crate) enum Position<'a> {
     Argument(usize),
     /// The n-th line (1-based) of a file, or of standard input when the name is `None`.
     Line(Option<&'a Path>, usize),
+    /// The row at this index (0-based, as Arrow, pyarrow and Polars count them) of a column
+    /// file, or of standard input when the name is `None`.
+    Row(Option<&'a Path>, u64),
 }
 
 impl fmt::Display for Position<'_> {
@@ -28,6 +31,8 @@ impl fmt::Display for Position<'_> {
             Position::Argument(n) => write!(f, "argument {n}"),
             Position::Line(None, n) => write!(f, "line {n}"),
             Position::Line(Some(path), n) => write!(f, "{}:{n}", path.display()),
+            Position::Row(None, n) => write!(f, "row {n}"),
+            Position::Row(Some(path), n) => write!(f, "{}: row {n}", path.display()),
         }
     }
 }
@@ -74,7 +79,8 @@ pub(crate) struct Item<'a> {
     pub(crate) id: Result<ObjectId, Invalid>,
 }
 
-pub(super) fn item<'a>(position: Position<'a>, text: &'a str) -> Item<'a> {
+/// The input `text` at `position`: an id in any pasted form, or why it is not one.
+pub(crate) fn item<'a>(position: Position<'a>, text: &'a str) -> Item<'a> {
     // The common case first: exactly an id, nothing around it (what `parse_pasted` reads as
     // bare hex, without the trimming and the look for other forms).
     if text.len() == 24 {
