@@ -181,7 +181,7 @@ fn pick(schema: &Schema, wanted: Option<&str>, name: Name<'_>) -> Result<(usize,
 fn type_name(field: &arrow_schema::Field) -> String {
     match field.extension_type_name() {
         Some(oid_arrow::ObjectIdType::NAME) => "ObjectId".to_owned(),
-        Some(other) => format!("{other}"),
+        Some(other) => other.to_owned(),
         None => field.data_type().to_string(),
     }
 }
@@ -232,7 +232,14 @@ pub(crate) fn read_file(
                 .schema();
             let (index, _) = pick(&schema, column, name).map_err(ReadError::Unreadable)?;
             file.rewind().map_err(unreadable)?;
-            read_stream(io::BufReader::new(file), Some(index), name, column, progress, f)
+            read_stream(
+                io::BufReader::new(file),
+                Some(index),
+                name,
+                column,
+                progress,
+                f,
+            )
         }
     }
 }

@@ -29,9 +29,9 @@ mod lines;
 pub(crate) use self::lines::READ_BUFFER;
 use self::lines::lines;
 
-pub(crate) use self::item::{Invalid, Item, Position, Row};
 use self::item::LinesError;
 pub(crate) use self::item::item;
+pub(crate) use self::item::{Invalid, Item, Position, Row};
 
 /// What a command reads.
 #[derive(Clone, Copy, Debug)]
@@ -158,9 +158,14 @@ fn read_path(
     progress: &Progress,
     f: &mut dyn FnMut(Row<'_>) -> Result<(), Error>,
 ) -> Result<(), ReadError> {
-    let unreadable = |e: io::Error| ReadError::Unreadable(format!("cannot read {}: {e}", path.display()));
+    let unreadable =
+        |e: io::Error| ReadError::Unreadable(format!("cannot read {}: {e}", path.display()));
     let file = File::open(path).map_err(unreadable)?;
-    let size = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+    let size = file
+        .metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
     let mut reader = BufReader::with_capacity(READ_BUFFER, file);
     let head = reader.fill_buf().ok();
     let by_name = read.input_format == InputFormat::Auto && head.and_then(Kind::sniff).is_none();

@@ -93,13 +93,14 @@ fn generator(args: &NewArgs) -> Result<Generator<RunClock>, Error> {
 
 /// Runs `oid new`.
 pub(crate) fn run(args: &NewArgs, out: &mut impl Write) -> Result<Status, Error> {
-    if let Some(time) = args.time {
-        if args.count > PER_SECOND && !args.rotate {
-            return Err(Error::FixedTimeCapacity {
-                count: args.count,
-                time,
-            });
-        }
+    if let Some(time) = args.time
+        && args.count > PER_SECOND
+        && !args.rotate
+    {
+        return Err(Error::FixedTimeCapacity {
+            count: args.count,
+            time,
+        });
     }
     let format = args.format();
     if args.upper && format != NewFormat::Hex {

@@ -18,10 +18,10 @@ use crate::when::{LAST, Time};
 
 /// The id range of `[from, to)`; `None` is an open end.
 fn id_range(from: Option<Time>, to: Option<Time>) -> Result<IdRange, Error> {
-    if let (Some(from), Some(to)) = (from, to) {
-        if from >= to {
-            return Err(Error::EmptyWindow { from, to });
-        }
+    if let (Some(from), Some(to)) = (from, to)
+        && from >= to
+    {
+        return Err(Error::EmptyWindow { from, to });
     }
     Ok(IdRange::from_nanos(
         from.map(Time::nanos),

@@ -94,15 +94,15 @@ impl Time {
         if s.len() == 24 && ObjectId::is_valid(s) {
             return Time::pasted(s);
         }
-        if let Some(digits) = s.strip_prefix('-') {
-            if is_digits(digits) {
-                // `-0` is the epoch; any other negative count of seconds is before it.
-                return if digits.bytes().all(|b| b == b'0') {
-                    Ok(Time::EPOCH)
-                } else {
-                    Err(TimeError::BeforeEpoch)
-                };
-            }
+        if let Some(digits) = s.strip_prefix('-')
+            && is_digits(digits)
+        {
+            // `-0` is the epoch; any other negative count of seconds is before it.
+            return if digits.bytes().all(|b| b == b'0') {
+                Ok(Time::EPOCH)
+            } else {
+                Err(TimeError::BeforeEpoch)
+            };
         }
         if is_digits(s) {
             return match s.parse::<u64>() {

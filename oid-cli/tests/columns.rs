@@ -146,10 +146,7 @@ fn nulls_stay_null_in_columns_and_are_skipped_in_lines() {
         ok(&["inspect", "--format", "hex", "-f", s(&path)]),
         format!("{A}\n{B}\n")
     );
-    assert_eq!(
-        ok(&["convert", s(&path), "-o", "-"]),
-        format!("{A}\n{B}\n")
-    );
+    assert_eq!(ok(&["convert", s(&path), "-o", "-"]), format!("{A}\n{B}\n"));
     for out in ["back.parquet", "back.arrow"] {
         let out = dir.join(out);
         ok(&["convert", s(&path), "-o", s(&out)]);
@@ -266,7 +263,11 @@ fn files_that_cannot_be_read_say_why_with_status_2() {
     );
     // A corrupt file: Parquet's magic number at both ends, nothing sensible between.
     let corrupt = dir.join("corrupt.parquet");
-    std::fs::write(&corrupt, b"PAR1 not really a parquet file \x08\x00\x00\x00PAR1").unwrap();
+    std::fs::write(
+        &corrupt,
+        b"PAR1 not really a parquet file \x08\x00\x00\x00PAR1",
+    )
+    .unwrap();
     let output = oid()
         .args(["validate", "-f", s(&corrupt)])
         .output()
@@ -274,19 +275,27 @@ fn files_that_cannot_be_read_say_why_with_status_2() {
     assert_eq!(output.status.code(), Some(2), "{output:?}");
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(
-        stderr.starts_with(&format!("oid: cannot read {} as Parquet: ", corrupt.display())),
+        stderr.starts_with(&format!(
+            "oid: cannot read {} as Parquet: ",
+            corrupt.display()
+        )),
         "{stderr}"
     );
     // A file named .parquet that is not one, read as --input-format says.
     let text = dir.join("text.parquet");
     std::fs::write(&text, format!("{A}\n")).unwrap();
-    let output = oid()
-        .args(["inspect", "-f", s(&text)])
-        .output()
-        .unwrap();
+    let output = oid().args(["inspect", "-f", s(&text)]).output().unwrap();
     assert_eq!(output.status.code(), Some(2), "{output:?}");
     assert_eq!(
-        ok(&["inspect", "--input-format", "lines", "--format", "hex", "-f", s(&text)]),
+        ok(&[
+            "inspect",
+            "--input-format",
+            "lines",
+            "--format",
+            "hex",
+            "-f",
+            s(&text)
+        ]),
         format!("{A}\n")
     );
     // A truncated file: convert leaves its output untouched.

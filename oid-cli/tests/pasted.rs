@@ -136,7 +136,10 @@ fn an_id_split_across_two_arguments_gets_a_hint_to_join_them() {
 #[test]
 fn help_shows_the_defaults() {
     let new = ok(&["new", "--help"]);
-    assert!(new.contains("[default: hex]"), "{new}");
+    assert!(
+        new.contains("[default: hex; with -o, by OUT's extension"),
+        "{new}"
+    );
     assert!(new.contains("[default: 1]"), "{new}");
     let inspect = ok(&["inspect", "--help"]);
     assert!(inspect.contains("[default: text]"), "{inspect}");

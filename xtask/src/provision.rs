@@ -85,6 +85,8 @@ pub(crate) const TABLE: &[(Kit, Item)] = &[
     (Kit::Nightly, Toolchain("nightly", &["miri", "rust-src"], &[])),
     (Kit::Stable, Toolchain("stable", &[], &[])),
     (Kit::Msrv, Toolchain("rust-version", &[], MSRV_TARGETS)),
+    // The crates with their own, higher rust-version (arrow-rs 60's): oid-arrow, oid-cli.
+    (Kit::Msrv, Toolchain("1.88", &[], &[])),
 ];
 
 /// QEMU 7.2 from Debian bookworm (`qemu-system-misc` holds `qemu-system-riscv32`) and the shared

@@ -83,14 +83,14 @@ pub(crate) struct Item<'a> {
 pub(crate) fn item<'a>(position: Position<'a>, text: &'a str) -> Item<'a> {
     // The common case first: exactly an id, nothing around it (what `parse_pasted` reads as
     // bare hex, without the trimming and the look for other forms).
-    if text.len() == 24 {
-        if let Ok(id) = ObjectId::parse_str(text) {
-            return Item {
-                position,
-                text,
-                id: Ok(id),
-            };
-        }
+    if text.len() == 24
+        && let Ok(id) = ObjectId::parse_str(text)
+    {
+        return Item {
+            position,
+            text,
+            id: Ok(id),
+        };
     }
     let text = text.trim();
     Item {

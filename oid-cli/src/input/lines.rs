@@ -63,16 +63,16 @@ fn whole_lines(
             // without searching for the newline.
             *line += 1;
             let position = Position::Line(path, *line);
-            if let (Some(b'\n'), Some(head)) = (rest.as_bytes().get(24), rest.get(..24)) {
-                if let Ok(id) = ObjectId::parse_str(head) {
-                    f(Item {
-                        position,
-                        text: head,
-                        id: Ok(id),
-                    })?;
-                    rest = &rest[25..];
-                    continue;
-                }
+            if let (Some(b'\n'), Some(head)) = (rest.as_bytes().get(24), rest.get(..24))
+                && let Ok(id) = ObjectId::parse_str(head)
+            {
+                f(Item {
+                    position,
+                    text: head,
+                    id: Ok(id),
+                })?;
+                rest = &rest[25..];
+                continue;
             }
             let (l, next) = match rest.split_once('\n') {
                 Some((l, next)) => (l, Some(next)),
