@@ -252,7 +252,7 @@ pub(crate) struct ReadArgs {
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t)]
     pub(crate) input_format: InputFormat,
     /// The column of Parquet and Arrow files to read: ids (pymongoarrow's ObjectId type or
-    /// fixed_size_binary[12]) or text (any form the lines hold). Default: the file's one
+    /// `fixed_size_binary[12]`) or text (any form the lines hold). Default: the file's one
     /// ObjectId column
     #[arg(long, value_name = "NAME")]
     pub(crate) column: Option<String>,
