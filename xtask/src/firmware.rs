@@ -68,56 +68,41 @@ impl Machine {
     }
 }
 
+/// Cortex-M on `qemu-system-arm`: thumbv6m is a real Cortex-M0 (nRF51) without compare-and-swap,
+/// the critical-section path. RISC-V on `sifive_e`: the ESP32-C3 class has no A extension, so the
+/// imc build runs on Ibex (an rv32imc core) and, as a second opinion, on the generic core with A
+/// switched off, where an atomic instruction would trap; the imac build runs on the FE310's own
+/// core (sifive-e31) and must trap on the core without A, the trap turned into exit status 1.
+#[rustfmt::skip]
 const MACHINES: &[Machine] = &[
-    Machine {
-        target: "thumbv7m-none-eabi",
-        emulator: Emulator::Arm,
-        args: &["-machine", "lm3s6965evb", "-cpu", "cortex-m3"],
-        expect: Expect::Pass,
-    },
-    // A real Cortex-M0 (nRF51) without compare-and-swap: the critical-section path.
-    Machine {
-        target: "thumbv6m-none-eabi",
-        emulator: Emulator::Arm,
-        args: &["-machine", "microbit"],
-        expect: Expect::Pass,
-    },
-    Machine {
-        target: "thumbv7em-none-eabihf",
-        emulator: Emulator::Arm,
-        args: &["-machine", "mps2-an386", "-cpu", "cortex-m4"],
-        expect: Expect::Pass,
-    },
-    // The ESP32-C3 class: no A extension. Ibex is an rv32imc core; the generic core with A
-    // switched off is the second opinion. An atomic instruction would trap on both.
-    Machine {
-        target: "riscv32imc-unknown-none-elf",
-        emulator: Emulator::Riscv32,
-        args: &["-machine", "sifive_e", "-cpu", "lowrisc-ibex"],
-        expect: Expect::Pass,
-    },
-    Machine {
-        target: "riscv32imc-unknown-none-elf",
-        emulator: Emulator::Riscv32,
-        args: &["-machine", "sifive_e", "-cpu", "rv32,a=off"],
-        expect: Expect::Pass,
-    },
-    // The FE310's own core (sifive-e31, rv32imac).
-    Machine {
-        target: "riscv32imac-unknown-none-elf",
-        emulator: Emulator::Riscv32,
-        args: &["-machine", "sifive_e"],
-        expect: Expect::Pass,
-    },
-    // The imac build uses atomic instructions: on the core without A it must trap, and the
-    // firmware must turn the trap into exit status 1 (not a hang).
-    Machine {
-        target: "riscv32imac-unknown-none-elf",
-        emulator: Emulator::Riscv32,
-        args: &["-machine", "sifive_e", "-cpu", "rv32,a=off"],
-        expect: Expect::IllegalInstruction,
-    },
+    machine("thumbv7m-none-eabi", Arm, &["-machine", "lm3s6965evb", "-cpu", "cortex-m3"], Pass),
+    machine("thumbv6m-none-eabi", Arm, &["-machine", "microbit"], Pass),
+    machine("thumbv7em-none-eabihf", Arm, &["-machine", "mps2-an386", "-cpu", "cortex-m4"], Pass),
+    machine(IMC, Riscv32, &["-machine", "sifive_e", "-cpu", "lowrisc-ibex"], Pass),
+    machine(IMC, Riscv32, &["-machine", "sifive_e", "-cpu", "rv32,a=off"], Pass),
+    machine(IMAC, Riscv32, &["-machine", "sifive_e"], Pass),
+    machine(IMAC, Riscv32, &["-machine", "sifive_e", "-cpu", "rv32,a=off"], IllegalInstruction),
 ];
+
+const IMC: &str = "riscv32imc-unknown-none-elf";
+const IMAC: &str = "riscv32imac-unknown-none-elf";
+
+const fn machine(
+    target: &'static str,
+    emulator: Emulator,
+    args: &'static [&'static str],
+    expect: Expect,
+) -> Machine {
+    Machine {
+        target,
+        emulator,
+        args,
+        expect,
+    }
+}
+
+use Emulator::{Arm, Riscv32};
+use Expect::{IllegalInstruction, Pass};
 
 const PACKAGE: &str = "oid-embedded-firmware";
 /// The Cargo profile of firmware builds (root Cargo.toml: release, opt-level "s").

@@ -12,6 +12,9 @@
 
 use std::path::PathBuf;
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use sha2::{Digest, Sha256};
 use xshell::{Shell, cmd};
 
 use crate::provision::{CHROMIUM, FIREFOX};
@@ -65,24 +68,16 @@ fn build(sh: &Shell) -> Result<PathBuf> {
         std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))
     };
     let script = minify(&read("oid-web.js")?);
-    let script = replace_once(&script, "__OID_WASM__", &base64(&gzipped))?;
+    let script = replace_once(&script, "__OID_WASM__", &BASE64.encode(&gzipped))?;
     if script.contains("</script") {
         return Err("oid-web.js holds `</script`, which would end the inline script".into());
     }
-    let digest = cmd!(sh, "sha256sum")
-        .stdin(script.as_bytes())
-        .quiet()
-        .read()?;
-    let digest = digest
-        .split_whitespace()
-        .next()
-        .and_then(unhex)
-        .ok_or_else(|| format!("sha256sum printed {digest:?}"))?;
+    let digest = Sha256::digest(script.as_bytes());
     let html = read("index.html")?;
     let html = replace_once(
         &html,
         "__OID_SCRIPT_HASH__",
-        &format!("'sha256-{}'", base64(&digest)),
+        &format!("'sha256-{}'", BASE64.encode(digest)),
     )?;
     let html = replace_once(&html, "__OID_SCRIPT__", &script)?;
     let out = out_dir();
@@ -140,39 +135,6 @@ fn minify(js: &str) -> String {
     out
 }
 
-/// Standard base64 with padding (RFC 4648), as `atob` and CSP hashes read it.
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for (k, shift) in [18, 12, 6, 0].into_iter().enumerate() {
-            if k <= chunk.len() {
-                out.push(char::from(ALPHABET[((n >> shift) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
-/// Bytes from hex digits, `None` for anything else.
-fn unhex(hex: &str) -> Option<Vec<u8>> {
-    if hex.len() % 2 != 0 {
-        return None;
-    }
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
-        .collect()
-}
-
 /// Builds the page, installs Chromium and playwright-core if missing, then runs the
 /// end-to-end test against the page.
 pub(crate) fn build_and_test(sh: &Shell) -> Result {
@@ -191,26 +153,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn base64_matches_rfc_4648() {
-        for (input, want) in [
-            ("", ""),
-            ("f", "Zg=="),
-            ("fo", "Zm8="),
-            ("foo", "Zm9v"),
-            ("foob", "Zm9vYg=="),
-            ("fooba", "Zm9vYmE="),
-            ("foobar", "Zm9vYmFy"),
-        ] {
-            assert_eq!(base64(input.as_bytes()), want, "{input:?}");
-        }
-        assert_eq!(base64(&[0xfb, 0xff, 0xbf]), "+/+/");
-    }
-
-    #[test]
-    fn unhex_reads_pairs_and_refuses_the_rest() {
-        assert_eq!(unhex("00ff7f"), Some(vec![0, 255, 127]));
-        assert_eq!(unhex("0"), None);
-        assert_eq!(unhex("zz"), None);
+    fn csp_hashes_are_standard_base64_of_sha256() {
+        // The `'sha256-…'` source of the CSP spec's example script `alert('Hello, world.');`.
+        let digest = Sha256::digest(b"alert('Hello, world.');");
+        assert_eq!(
+            BASE64.encode(digest),
+            "qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng="
+        );
     }
 
     #[test]

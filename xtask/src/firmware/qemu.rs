@@ -1,9 +1,8 @@
 //! Running a firmware image under QEMU with a timeout (`crate::provision` finds or installs
 //! QEMU).
 
-use std::io::Read;
 use std::path::Path;
-use std::process::Stdio;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::util::Result;
@@ -28,15 +27,19 @@ impl Run {
     }
 }
 
-/// Runs `elf` with QEMU's `args` (machine and cpu) and a timeout; prints and returns what it
-/// printed and how it ended. `label` names the run in messages.
-pub(super) fn run_qemu(
-    mut qemu: std::process::Command,
-    args: &[&str],
-    label: &str,
-    elf: &Path,
-) -> Result<Run> {
-    let mut child = qemu
+/// Runs `elf` with QEMU's `args` (machine and cpu), killed at [`RUN_TIMEOUT`] by coreutils'
+/// `timeout`; prints and returns what it printed and how it ended. `label` names the run.
+pub(super) fn run_qemu(qemu: Command, args: &[&str], label: &str, elf: &Path) -> Result<Run> {
+    let mut c = Command::new("timeout");
+    c.arg(RUN_TIMEOUT.as_secs().to_string())
+        .arg(qemu.get_program());
+    for (key, value) in qemu.get_envs() {
+        if let Some(value) = value {
+            c.env(key, value);
+        }
+    }
+    let start = Instant::now();
+    let output = c
         .args(args)
         .args([
             "-nographic",
@@ -46,46 +49,12 @@ pub(super) fn run_qemu(
         ])
         .arg(elf)
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+        .output()
         .map_err(|e| format!("starting {:?}: {e}", qemu.get_program()))?;
-    // Drain the pipes on threads so that a chatty run cannot block on a full pipe.
-    let drain = |pipe: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut s = String::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_string(&mut s);
-            }
-            s
-        })
-    };
-    let stdout = drain(
-        child
-            .stdout
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let stderr = drain(
-        child
-            .stderr
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait()? {
-            Some(status) => break status.code(),
-            None if start.elapsed() > RUN_TIMEOUT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-            None => std::thread::sleep(Duration::from_millis(5)),
-        }
-    };
-    let out = stdout.join().unwrap_or_default();
-    let err = stderr.join().unwrap_or_default();
+    // `timeout` exits 124 when it killed the run (the firmware itself exits 0 or 1).
+    let status = output.status.code().filter(|&code| code != 124);
+    let out = String::from_utf8_lossy(&output.stdout).into_owned();
+    let err = String::from_utf8_lossy(&output.stderr);
     print!("{out}");
     // QEMU's lm3s6965evb prints this harmless line; anything else is shown.
     for line in err
