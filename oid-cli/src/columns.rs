@@ -356,27 +356,35 @@ fn batches(
         let Some(array) = batch.columns().first() else {
             continue;
         };
-        let rows = rows(array.as_ref(), holds, name.0, row, f).map_err(ReadError::Stop)?;
+        let rows = rows(array.as_ref(), holds, name.0, row, f)?.ok_or_else(|| {
+            // The readers check each batch against the schema, which `pick` checked.
+            bad(
+                name,
+                kind,
+                &format!("a batch of the column is {}", array.data_type()),
+            )
+        })?;
         row += rows;
         progress.advance(rows);
     }
     Ok(())
 }
 
-/// Calls `f` for each row of `array`, numbered from `first`; returns the number of rows.
+/// Calls `f` for each row of `array`, numbered from `first`; returns the number of rows, or
+/// `None` when `array` is not of a type `holds` takes.
 fn rows(
     array: &dyn Array,
     holds: Holds,
     path: Option<&Path>,
     first: u64,
     f: &mut dyn FnMut(Row<'_>) -> Result<(), Error>,
-) -> Result<u64, Error> {
+) -> Result<Option<u64>, ReadError> {
+    let mut f = |row: Row<'_>| f(row).map_err(ReadError::Stop);
     let position = |i: usize| Position::Row(path, first + i as u64);
     match holds {
         Holds::Ids => {
-            // `pick` checked the type; a batch that disagrees with its schema is no ids.
             let Ok(ids) = ObjectIdArray::try_from(array) else {
-                return Ok(0);
+                return Ok(None);
             };
             for (i, id) in ids.iter().enumerate() {
                 match id {
@@ -403,17 +411,20 @@ fn rows(
             macro_rules! binary_rows {
                 ($rows:expr) => {
                     for (i, bytes) in $rows.enumerate() {
-                        match bytes.map(std::str::from_utf8) {
-                            Some(Ok(text)) => f(Row::Item(item(position(i), text)))?,
-                            Some(Err(_)) => {
-                                let lossy = String::from_utf8_lossy(bytes.unwrap_or_default());
+                        let Some(bytes) = bytes else {
+                            f(Row::Null(position(i)))?;
+                            continue;
+                        };
+                        match std::str::from_utf8(bytes) {
+                            Ok(text) => f(Row::Item(item(position(i), text)))?,
+                            Err(_) => {
+                                let lossy = String::from_utf8_lossy(bytes);
                                 f(Row::Item(Item {
                                     position: position(i),
                                     text: lossy.trim(),
                                     id: Err(Invalid::NotUtf8),
                                 }))?
                             }
-                            None => f(Row::Null(position(i)))?,
                         }
                     }
                 };
@@ -425,11 +436,11 @@ fn rows(
                 DataType::Binary => binary_rows!(array.as_binary::<i32>().iter()),
                 DataType::LargeBinary => binary_rows!(array.as_binary::<i64>().iter()),
                 DataType::BinaryView => binary_rows!(array.as_binary_view().iter()),
-                _ => return Ok(0),
+                _ => return Ok(None),
             }
         }
     }
-    Ok(array.len() as u64)
+    Ok(Some(array.len() as u64))
 }
 
 /// An ObjectId column `_id` being written, [`BATCH`] rows at a time.
@@ -556,5 +567,90 @@ fn arrow_io(e: ArrowError) -> io::Error {
     match e {
         ArrowError::IoError(_, e) => e,
         e => io::Error::other(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use arrow_schema::Field;
+
+    use super::*;
+
+    fn schema(fields: Vec<Field>) -> Schema {
+        Schema::new(fields)
+    }
+
+    const NAME: Name<'static> = Name(None);
+
+    #[test]
+    fn kinds_by_magic_and_by_extension() {
+        assert_eq!(Kind::sniff(b"PAR1\x15\x04"), Some(Kind::Parquet));
+        assert_eq!(Kind::sniff(b"ARROW1\0\0"), Some(Kind::ArrowFile));
+        assert_eq!(
+            Kind::sniff(b"\xff\xff\xff\xff\x10\0"),
+            Some(Kind::ArrowStream)
+        );
+        assert_eq!(Kind::sniff(b"507f1f77bcf86cd799439011\n"), None);
+        assert_eq!(Kind::sniff(b"PAR"), None);
+        for (name, kind) in [
+            ("a.parquet", Some(Kind::Parquet)),
+            ("a.PQ", Some(Kind::Parquet)),
+            ("a.arrow", Some(Kind::ArrowFile)),
+            ("a.feather", Some(Kind::ArrowFile)),
+            ("a.ipc", Some(Kind::ArrowFile)),
+            ("a.arrows", Some(Kind::ArrowStream)),
+            ("a.txt", None),
+            ("parquet", None),
+        ] {
+            assert_eq!(Kind::of_extension(Path::new(name)), kind, "{name}");
+        }
+    }
+
+    #[test]
+    fn the_column_picked() {
+        let typed = || oid_arrow::field("_id", true);
+        let plain = |name: &str| Field::new(name, DataType::FixedSizeBinary(12), true);
+        let text = Field::new("hex", DataType::Utf8View, true);
+        let n = Field::new("n", DataType::Int64, false);
+        // pymongoarrow's type first, then the one plain 12-byte column.
+        let s = schema(vec![n.clone(), plain("raw"), typed()]);
+        assert_eq!(pick(&s, None, NAME), Ok((2, Holds::Ids)));
+        let s = schema(vec![n.clone(), plain("raw"), text.clone()]);
+        assert_eq!(pick(&s, None, NAME), Ok((1, Holds::Ids)));
+        assert_eq!(pick(&s, Some("hex"), NAME), Ok((2, Holds::Text)));
+        assert_eq!(pick(&s, Some("raw"), NAME), Ok((1, Holds::Ids)));
+        assert_eq!(
+            pick(&schema(vec![plain("a"), plain("b")]), None, NAME),
+            Err("standard input has 2 ObjectId columns (a, b): choose one with --column".into())
+        );
+        assert_eq!(
+            pick(&schema(vec![typed(), plain("b"), typed()]), None, NAME),
+            Err(
+                "standard input has 2 ObjectId columns (_id, _id): choose one with --column".into()
+            )
+        );
+        assert_eq!(
+            pick(&schema(vec![]), None, NAME),
+            Err(
+                "standard input has no ObjectId column (pymongoarrow.objectid or \
+                 fixed_size_binary[12]); it has no columns; name one with --column"
+                    .into()
+            )
+        );
+        // Another extension type over the same storage is not ids.
+        let uuid_like = plain("u")
+            .with_metadata([("ARROW:extension:name".to_owned(), "other.type".to_owned())]);
+        let s = schema(vec![uuid_like, n]);
+        assert!(pick(&s, None, NAME).is_err());
+        let err = pick(&s, Some("u"), NAME).unwrap_err();
+        assert!(err.starts_with("column \"u\" of standard input: "), "{err}");
+        assert_eq!(
+            pick(&s, Some("n"), NAME),
+            Err(
+                "column \"n\" of standard input is Int64: expected ObjectIds \
+                 (pymongoarrow.objectid or fixed_size_binary[12]) or text"
+                    .into()
+            )
+        );
     }
 }

@@ -126,6 +126,18 @@ fn a_column_file_on_standard_input_and_through_a_pipe() {
             .success()
             .stdout(hex.clone());
     }
+    // `oid new` to standard output (a pipe here), and back from standard input.
+    let stream = oid()
+        .args(["new", "5", "--format", "arrow-stream"])
+        .output()
+        .unwrap();
+    assert!(stream.status.success(), "{stream:?}");
+    oid()
+        .args(["validate"])
+        .write_stdin(stream.stdout)
+        .assert()
+        .success()
+        .stderr("5 valid, 0 invalid\n");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
