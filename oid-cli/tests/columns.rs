@@ -328,7 +328,26 @@ fn files_that_cannot_be_read_say_why_with_status_2() {
 
 #[test]
 fn binary_formats_are_not_written_to_a_terminal_and_upper_is_for_hex() {
-    // Standard output is a pipe here, so the terminal check cannot be seen; --upper can.
+    // `script` (util-linux) gives the command a terminal; without it that part is not checked.
+    let on_a_terminal = std::process::Command::new("script")
+        .args([
+            "-qec",
+            "\"$OID\" new 3 --format parquet; echo \"status $?\"",
+            "/dev/null",
+        ])
+        .env("OID", common::bin())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success());
+    if let Some(output) = on_a_terminal {
+        let seen = String::from_utf8_lossy(&output.stdout).replace('\r', "");
+        assert_eq!(
+            seen,
+            "oid: --format parquet is binary: not written to a terminal; give -o FILE, or \
+             redirect standard output\nstatus 2\n"
+        );
+    }
     oid()
         .args(["new", "2", "--format", "parquet", "--upper"])
         .assert()
