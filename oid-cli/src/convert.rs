@@ -53,13 +53,7 @@ pub(crate) fn run(
         let result = write_to(w, format, args, stdin, err, &progress)
             .and_then(|(outcome, mut w)| Ok(w.flush().map(|()| outcome)?));
         // The only writes are OUT's: name it.
-        let result = result.map_err(|e| match e {
-            Error::Write(source) => Error::Output {
-                path: args.output.clone(),
-                source,
-            },
-            e => e,
-        });
+        let result = result.map_err(|e| e.written_to(&args.output));
         match result {
             Ok(outcome) if outcome.unreadable == 0 => {
                 target.keep()?;

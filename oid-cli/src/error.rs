@@ -46,6 +46,17 @@ impl Error {
         matches!(self, Error::Write(e) if e.kind() == io::ErrorKind::BrokenPipe)
     }
 
+    /// A failed write, [`Error::Write`], as a failed write of the file at `path`.
+    pub(crate) fn written_to(self, path: &std::path::Path) -> Error {
+        match self {
+            Error::Write(source) => Error::Output {
+                path: path.to_owned(),
+                source,
+            },
+            e => e,
+        }
+    }
+
     /// 2 for a command line that cannot work (as clap uses for its own usage errors) or an
     /// input that cannot be read, 1 for everything else.
     pub(crate) const fn exit_code(&self) -> u8 {

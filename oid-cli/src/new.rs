@@ -154,13 +154,7 @@ pub(crate) fn run(args: &NewArgs, out: &mut impl Write) -> Result<Status, Error>
             let mut w = BufWriter::with_capacity(WRITE_BUFFER, target.file());
             write(&mut w)
                 .and_then(|()| Ok(w.flush()?))
-                .map_err(|e| match e {
-                    Error::Write(source) => Error::Output {
-                        path: path.to_owned(),
-                        source,
-                    },
-                    e => e,
-                })?;
+                .map_err(|e| e.written_to(path))?;
             drop(w);
             target.keep()?;
         }

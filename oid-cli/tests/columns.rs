@@ -90,6 +90,16 @@ fn new_writes_a_pymongoarrow_column_that_every_command_reads_back() {
         ok(&["convert", s(&lines), "-o", s(&again)]);
         assert_eq!(ok(&["convert", s(&again), "-o", "-"]), hex, "{name}");
     }
+    // Any other name is written as the lines would be.
+    let txt = dir.join("ids.txt");
+    ok(&["new", "3", "-o", s(&txt)]);
+    assert_eq!(ids(&std::fs::read_to_string(&txt).unwrap()).len(), 3);
+    ok(&["new", "2", "--format", "mongosh", "-o", s(&txt)]);
+    let text = std::fs::read_to_string(&txt).unwrap();
+    assert!(
+        text.lines().count() == 2 && text.lines().all(|l| l.starts_with("ObjectId(\"")),
+        "{text}"
+    );
     // The Parquet field is pymongoarrow's type, `_id`, not nullable for `new`.
     let (field, rows) = read_parquet(&dir.join("ids.parquet"));
     assert_eq!(field.name(), "_id");
