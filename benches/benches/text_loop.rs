@@ -86,6 +86,9 @@ fn main() {
             ("oid_core::ObjectId::parse_str", &mut || {
                 usize::from(black_box(ObjectId::parse_str(black_box(HEX))).is_ok())
             }),
+            ("oid_core::ObjectId::try_parse_ascii (bytes)", &mut || {
+                usize::from(black_box(ObjectId::try_parse_ascii(black_box(HEX).as_bytes())).is_ok())
+            }),
             ("uuid::Uuid::parse_str (32 digits, simple)", &mut || {
                 usize::from(black_box(uuid::Uuid::parse_str(black_box(UUID))).is_ok())
             }),

@@ -175,6 +175,14 @@ fn format(c: &mut Criterion) {
     g.bench_function("to_hex (Utf8)", |b| {
         b.iter(|| compute::to_hex(black_box(&ids)))
     });
+    // What the checked constructor adds: the validation alone, on to_hex's output.
+    if let Ok(hex) = compute::to_hex(&ids) {
+        let (offsets, values, nulls) = hex.into_parts();
+        g.bench_function(
+            "reference: StringArray::try_new's checks of that output",
+            |b| b.iter(|| StringArray::try_new(offsets.clone(), values.clone(), nulls.clone())),
+        );
+    }
     // Utf8View's output: a 16-byte view and 24 bytes of text a row.
     memcpy_in(&mut g, ROWS * 40);
     g.bench_function("to_hex_view (Utf8View)", |b| {

@@ -141,6 +141,10 @@ fn steps(r: &mut Runner) {
         "verify: differential test vs pymongo and js-bson",
         verify::diff_step,
     );
+    r.cmd("columns").step(
+        "oid-arrow: Parquet and IPC with pyarrow/pymongoarrow, Polars, DuckDB",
+        crate::columns::step,
+    );
     r.step("verify: fuzz (4 targets)", |sh| {
         verify::fuzz_step(sh, verify::CI_FUZZ_SECS)
     });

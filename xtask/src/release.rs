@@ -8,8 +8,14 @@ use crate::provision;
 use crate::util::{Result, run};
 
 /// The crates `cargo publish --workspace` packages, in publishing order (`RELEASING.md`).
-pub(crate) const PUBLISHED: &[&str] =
-    &["oid-core", "oid-std", "oid-bson", "oid-embedded", "oid-cli"];
+pub(crate) const PUBLISHED: &[&str] = &[
+    "oid-core",
+    "oid-std",
+    "oid-bson",
+    "oid-embedded",
+    "oid-cli",
+    "oid-arrow",
+];
 
 /// Type-checks `oid-bson/driver-example` (the README's driver code, a workspace of its own with
 /// its own lock file) against the real `mongodb` driver, in `target/driver-example`.

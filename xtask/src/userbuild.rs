@@ -28,7 +28,14 @@ use xshell::{Shell, cmd};
 use crate::util::{Result, cargo_target_dir, project_root, run};
 
 /// The crates published to crates.io: the `minimal` step's workspace.
-const PUBLISHED: &[&str] = &["oid-core", "oid-std", "oid-bson", "oid-embedded", "oid-cli"];
+const PUBLISHED: &[&str] = &[
+    "oid-core",
+    "oid-std",
+    "oid-bson",
+    "oid-embedded",
+    "oid-cli",
+    "oid-arrow",
+];
 
 /// Crates released together whose leader asks for its companions with a caret requirement only:
 /// the `minimal` step sets the companions to the leader's version.
@@ -233,7 +240,7 @@ mod tests {
     fn the_minimal_workspace_has_only_the_published_crates_without_dev_dependencies() {
         let root = "[workspace]\nmembers = [\"oid-core\", \"xtask\", \"bson-tests\"]\nexclude = [\"x\"]\ndefault-members = [\"oid-core\", \"xtask\"]\n[workspace.dependencies]\nserde = \"1\"\n";
         let out = published_workspace(root).unwrap();
-        let list = "[\"oid-core\", \"oid-std\", \"oid-bson\", \"oid-embedded\", \"oid-cli\"]";
+        let list = "[\"oid-core\", \"oid-std\", \"oid-bson\", \"oid-embedded\", \"oid-cli\", \"oid-arrow\"]";
         assert!(out.contains(&format!("\nmembers = {list}\n")), "{out}");
         assert!(
             out.contains(&format!("\ndefault-members = {list}\n")),
