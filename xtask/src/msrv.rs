@@ -197,32 +197,6 @@ mod tests {
         );
     }
 
-    /// `cargo hack --rust-version` runs each crate's own `rust-version` toolchain: the Msrv kit
-    /// installs each one a published crate declares.
-    #[test]
-    fn every_published_rust_version_has_its_toolchain() {
-        use crate::provision::{Item, Kit, TABLE};
-        let installed: Vec<&str> = TABLE
-            .iter()
-            .filter_map(|(kit, item)| match (kit, item) {
-                (Kit::Msrv, Item::Toolchain(name, ..)) => Some(*name),
-                _ => None,
-            })
-            .collect();
-        assert!(installed.contains(&"rust-version"), "{installed:?}");
-        for krate in PUBLISHED {
-            let manifest = std::fs::read_to_string(project_root().join(krate).join("Cargo.toml"));
-            let manifest = manifest.unwrap();
-            let own = manifest
-                .lines()
-                .find_map(|l| l.trim().strip_prefix("rust-version = \""))
-                .map(|v| v.trim_end_matches('"'));
-            if let Some(version) = own {
-                assert!(installed.contains(&version), "{krate}: Rust {version}");
-            }
-        }
-    }
-
     #[test]
     fn every_published_crate_is_checked_at_the_msrv() {
         for krate in [
