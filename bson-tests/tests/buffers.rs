@@ -3,7 +3,7 @@
 //! `serialize_to_vec`, of bson 3 and bson 2), `serde_value`, and `serde-content` (binary and
 //! human-readable). There the ids see the buffer's serializer, not bson's, and write that
 //! format's form. Each route's result is asserted for each id type, as oid-bson's migration
-//! guide documents it, with the fix, `oid_core::serde::ExtendedJsonIds`, on every route.
+//! guide documents it, with the fix, `oid_bson::ExtendedJsonIds` (oid-core's, re-exported), on every route.
 //! Serde's own buffering for `untagged` and `flatten` (reading) keeps native ids (last test).
 
 #![allow(
@@ -14,7 +14,7 @@
 
 use bson::RawDocument;
 use bson::spec::ElementType;
-use oid_core::serde::ExtendedJsonIds;
+use oid_bson::ExtendedJsonIds;
 use serde::{Deserialize, Serialize};
 
 const HEX: &str = "56e1fc72e0c917e9c4714161";

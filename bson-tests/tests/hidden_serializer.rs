@@ -153,3 +153,45 @@ fn erased_serde_hides_bson_from_every_id_at_every_depth() {
     let doc = bson::serialize_to_bson(&model).unwrap();
     assert_eq!(erased(&doc), bson::serialize_to_bson(&model).unwrap());
 }
+
+/// The erased-serializer route of docs/bson.md: `ExtendedJsonIds` reaches the ids of an erased
+/// value only when it wraps the value before the erasure (`Box::new(ExtendedJsonIds(model))`):
+/// wrapped after it, the erased value hands the ids `dyn erased_serde::Serializer`, which hides
+/// the wrapper's serializer as it hides bson's, and the ids write hex strings.
+#[test]
+fn extended_json_ids_reaches_erased_ids_when_it_wraps_before_the_erasure() {
+    let hex = A.to_hex();
+    let native = bson::oid::ObjectId::from_bytes(A.bytes());
+    let core = oid_core::ObjectId::from(A);
+    let model = || CoreModel {
+        id: core,
+        parent: Some(core),
+    };
+    // Wrapped after the erasure: strings in the buffer, strings in the document.
+    let erased: Box<dyn erased_serde::Serialize> = Box::new(model());
+    let value = serde_json::to_value(oid_bson::ExtendedJsonIds(&erased)).unwrap();
+    assert_eq!(value, serde_json::json!({ "_id": hex, "parent": hex }));
+    let stored = bson::serialize_to_document(&value).unwrap();
+    assert_eq!(stored.get_str("_id").unwrap(), hex);
+    // Wrapped before it (the fix): `{"$oid"}` in the buffer, ObjectIds in the document, as with
+    // no erasure and no buffer.
+    let erased: Box<dyn erased_serde::Serialize> = Box::new(oid_bson::ExtendedJsonIds(model()));
+    let value = serde_json::to_value(&erased).unwrap();
+    assert_eq!(
+        value,
+        serde_json::json!({ "_id": { "$oid": hex }, "parent": { "$oid": hex } })
+    );
+    let stored = bson::serialize_to_document(&value).unwrap();
+    assert_eq!(stored, bson::doc! { "_id": native, "parent": native });
+    assert_eq!(stored, bson::serialize_to_document(&model()).unwrap());
+    // The same erased value straight into bson's serializer: ObjectIds too.
+    assert_eq!(
+        bson::serialize_to_document(&erased).unwrap(),
+        bson::doc! { "_id": native, "parent": native }
+    );
+    // And `oid_bson::ObjectId` behind the erasure.
+    let erased: Box<dyn erased_serde::Serialize> =
+        Box::new(oid_bson::ExtendedJsonIds(Plain { id: A }));
+    let stored = bson::serialize_to_document(&serde_json::to_value(&erased).unwrap()).unwrap();
+    assert_eq!(stored, bson::doc! { "_id": native });
+}

@@ -51,6 +51,10 @@ pub use crate::v3::{created_between, range_filter};
 #[cfg(feature = "rkyv")]
 pub use oid_core::ArchivedObjectId;
 pub use oid_core::TimeOutOfRange;
+/// Every id inside a value written as `{"$oid": …}`: the fix for a detour through a serde
+/// buffer (`serde_json::to_value`, `json!`, ...) on the way to BSON, re-exported so an
+/// application needs no other dependency for it (see the [`migration`] guide).
+pub use oid_core::serde::ExtendedJsonIds;
 pub use oid_core::{ErrorKind, IdRange, ParseError, Upper};
 
 /// Mirrors `bson::oid`, so migrating is the path rename `bson::oid` → `oid_bson::oid`.

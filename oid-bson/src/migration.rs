@@ -107,7 +107,8 @@
 //! | code written for `bson::oid::ObjectId` | after the import change | fix |
 //! |---|---|---|
 //! | `Bson::ObjectId(id)`, `.map(Bson::ObjectId)` | E0308: the variant holds bson's type | `Bson::from(id)` or `id.into()`; `.map(Bson::from)` |
-//! | `serde_json::to_value(&model)` or `json!({ "_id": id })`, then `bson::to_document`, `Bson::try_from` (the same through `serde_value` or `serde-content`) | compiles, and the document holds **strings**: the buffer's serializer is JSON's, where our ids write hex (bson's wrote `{"$oid"}`, which bson reads back as an ObjectId) | wrap the value: `serde_json::to_value(ExtendedJsonIds(&model))`, `json!({ "_id": ExtendedJsonIds(id) })` ([`ExtendedJsonIds`](oid_core::serde::ExtendedJsonIds)); or skip the detour: `bson::to_document(&model)` |
+//! | `serde_json::to_value(&model)` or `json!({ "_id": id })`, then `bson::to_document`, `Bson::try_from` (the same through `serde_value` or `serde-content`) | compiles, and the document holds **strings**: the buffer's serializer is JSON's, where our ids write hex (bson's wrote `{"$oid"}`, which bson reads back as an ObjectId) | wrap the value: `serde_json::to_value(ExtendedJsonIds(&model))`, `json!({ "_id": ExtendedJsonIds(id) })` ([`ExtendedJsonIds`](crate::ExtendedJsonIds)); or skip the detour: `bson::to_document(&model)` |
+//! | the same with a `Box<dyn erased_serde::Serialize>` wrapped afterwards: `to_value(ExtendedJsonIds(&boxed))` | **strings** still: the erasure hides the wrapper's serializer from the ids inside | wrap before erasing: `Box::new(ExtendedJsonIds(model)) as Box<dyn erased_serde::Serialize>` |
 //! | `doc.get_object_id("_id")?` compared or returned as our type | returns bson's type | comparing works as is (`==`, `<` both ways); for our type use [`DocumentExt::get_oid`](crate::DocumentExt::get_oid), or `ObjectId::from(…)` |
 //! | `bson.as_object_id()` | returns `Option<bson::oid::ObjectId>` | `bson.as_object_id() == Some(id.into())`, `bson.as_object_id().is_some_and(\|b\| b == id)`, or [`BsonExt::as_oid`](crate::BsonExt::as_oid) |
 //! | `bson::serde_helpers` id helpers on a field | they take bson's type | see the table below |
@@ -211,13 +212,13 @@
 //!   the buffer's serializer is JSON's, where our ids write the hex string. bson's type wrote
 //!   `{"$oid": …}` there, which bson reads back as an ObjectId. Reading back into Rust works
 //!   either way, so tests that only round-trip do not notice; mongosh's `_id` queries do. Wrap
-//!   the value in [`ExtendedJsonIds`](oid_core::serde::ExtendedJsonIds) (every id inside writes
+//!   the value in [`ExtendedJsonIds`](crate::ExtendedJsonIds) (every id inside writes
 //!   `{"$oid"}`; the bytes then equal bson's type's on every buffered route), or serialize the
-//!   model to BSON directly.
+//!   model to BSON directly. An erased value (`Box<dyn erased_serde::Serialize>`) hides the
+//!   wrapper from the ids inside it: wrap before erasing, `Box::new(ExtendedJsonIds(model))`.
 //!
 //!   ```
-//!   use oid_bson::{oid, ObjectId};
-//!   use oid_core::serde::ExtendedJsonIds;
+//!   use oid_bson::{oid, ExtendedJsonIds, ObjectId};
 //!   use serde::Serialize;
 //!
 //!   #[derive(Serialize)]

@@ -25,7 +25,9 @@ does), 1 when an input id was invalid or the command failed (including a failed 
 command line that cannot work (unknown option, bad time, empty window) or an input that cannot
 be read (a missing file, a corrupt Parquet file, a missing column).
 
-Install or update with `cargo install oid-cli` (the crate named `oid` is an unrelated project).";
+Install or update from a checkout of https://github.com/oid-rs/oid with
+`cargo install --path oid-cli` (the crates are not on crates.io yet; once they are,
+`cargo install oid-cli`: the crate named `oid` is an unrelated project).";
 
 const NEW_EXAMPLES: &str = "\
 Examples:
@@ -412,6 +414,7 @@ mod tests {
     #[test]
     fn the_help_names_the_crate_to_install() {
         let help = Cli::command().render_long_help().to_string();
+        assert!(help.contains("cargo install --path oid-cli"), "{help}");
         assert!(help.contains("cargo install oid-cli"), "{help}");
         assert!(
             help.contains("the crate named `oid` is an unrelated project"),

@@ -38,6 +38,9 @@ pub(crate) fn ci(command: Option<&str>) -> Result {
     r.finish()
 }
 
+/// The step that runs the root README's quick check as written.
+pub(crate) const QUICK_CHECK: &str = "test (the README's quick check: cargo test --workspace)";
+
 /// Every CI step, in order.
 fn steps(r: &mut Runner) {
     r.step("rustup targets (rust-toolchain.toml)", |sh| {
@@ -81,6 +84,10 @@ fn steps(r: &mut Runner) {
     r.step("test (all features)", |sh| {
         run(cmd!(sh, "cargo test --workspace --all-features"))
     });
+    // The README's quick check, exactly as written: every member with its default features, so
+    // cargo unifies them as a fresh clone does (a test that reads its own crate's feature
+    // instead of what the build resolved fails here, not under `--all-features`).
+    r.step(QUICK_CHECK, |sh| run(cmd!(sh, "cargo test --workspace")));
     // The published libraries (their default configuration, which the all-features run does not
     // test): oid-cli has no features, and the other members (test, bench and tool crates) none
     // worth a second build.
@@ -91,14 +98,19 @@ fn steps(r: &mut Runner) {
         ))
     });
     // The workspace runs above cover oid-bson's two features together (with bson's own
-    // `serde_path_to_error` feature) and neither; these are the two single choices.
-    r.step("bson-tests: oid-bson with bson-2 only, bson-3 only", |sh| {
-        run(cmd!(sh, "cargo test -p oid-bson-tests"))?;
-        run(cmd!(
-            sh,
-            "cargo test -p oid-bson-tests --no-default-features --features bson-3"
-        ))
-    });
+    // `serde_path_to_error` feature) and neither; these are the two single choices, and both
+    // without bson's `serde_path_to_error` (`tests/both.rs`: the root follows bson 3).
+    r.step(
+        "bson-tests: oid-bson with bson-2 only, bson-3 only, both",
+        |sh| {
+            run(cmd!(sh, "cargo test -p oid-bson-tests"))?;
+            run(cmd!(sh, "cargo test -p oid-bson-tests --features bson-3"))?;
+            run(cmd!(
+                sh,
+                "cargo test -p oid-bson-tests --no-default-features --features bson-3"
+            ))
+        },
+    );
     r.cmd("ui").step(
         "oid-core: oid! compile-fail tests (trybuild)",
         crate::verify::ui_step,
@@ -192,6 +204,7 @@ mod tests {
             "fmt",
             "clippy (all features)",
             "test (all features)",
+            QUICK_CHECK,
             "oid-core: oid! compile-fail tests (trybuild)",
             "rustdoc -D warnings, --cfg docsrs: no foreign cfg badge",
             "release: cargo publish --workspace --dry-run",
