@@ -250,41 +250,37 @@ fn size_report(sh: &Shell) -> Result {
                 )
                 .into());
             }
-            match baseline {
-                None => {
-                    table += &format!(
-                        "{:<28} {:<38} {:>7} {:>7} {:>6} {:>6} {:>6}\n",
-                        m.target,
-                        label,
-                        sizes.text,
-                        sizes.rodata,
-                        sizes.data,
-                        sizes.flash(),
-                        sizes.bss
-                    );
-                    baseline = Some(sizes);
-                }
-                Some(base) => {
-                    let d = sizes.minus(&base);
-                    table += &format!(
-                        "{:<28} {:<38} {:>+7} {:>+7} {:>+6} {:>+6} {:>+6}\n",
-                        m.target,
-                        label,
-                        d.text,
-                        d.rodata,
-                        d.data,
-                        d.flash(),
-                        d.bss
-                    );
-                    if BUDGETED.contains(&m.target) && features == "ids" && d.flash() > BUDGET {
-                        over_budget.push(format!(
-                            "{}: {} bytes of flash, over the {BUDGET}-byte goal",
-                            m.target,
-                            d.flash()
-                        ));
-                    }
-                }
+            // The baseline's sizes, then each variant's difference from it.
+            let shown = baseline.map_or(sizes, |base| sizes.minus(&base));
+            let values = [
+                shown.text,
+                shown.rodata,
+                shown.data,
+                shown.flash(),
+                shown.bss,
+            ];
+            table += &format!("{:<28} {label:<38}", m.target);
+            for (v, width) in values.iter().zip([7, 7, 6, 6, 6]) {
+                let v = if baseline.is_some() {
+                    format!("{v:+}")
+                } else {
+                    v.to_string()
+                };
+                table += &format!(" {v:>width$}");
             }
+            table.push('\n');
+            let flash = shown.flash();
+            if baseline.is_some()
+                && BUDGETED.contains(&m.target)
+                && features == "ids"
+                && flash > BUDGET
+            {
+                over_budget.push(format!(
+                    "{}: {flash} bytes of flash, over the {BUDGET}-byte goal",
+                    m.target
+                ));
+            }
+            baseline.get_or_insert(sizes);
         }
     }
     println!(

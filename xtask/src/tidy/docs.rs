@@ -225,60 +225,37 @@ pub(super) fn readme_too_long(readme: &str) -> Option<usize> {
     (lines > README_MAX_LINES).then_some(lines)
 }
 
-/// The lines of a changelog section: from its `## ` heading (excluded) to the next `## `
-/// heading or the link definitions at the end.
-fn section<'a>(changelog: &'a str, heading: &str) -> Option<Vec<(usize, &'a str)>> {
-    let mut lines = changelog.lines().enumerate();
-    lines.find(|(_, l)| l.starts_with(heading))?;
-    Some(
-        lines
-            .take_while(|(_, l)| {
-                let link_definition = l.starts_with('[') && l.contains("]: ");
-                !(l.starts_with("## ") || link_definition)
-            })
-            .map(|(n, l)| (n + 1, l))
-            .collect(),
-    )
-}
-
 /// What keeps a changelog's first release from being one "Added" list. Before the first release
 /// everything is new: the 0.1.0 section (the `[Unreleased]` one where there is no 0.1.0 yet)
 /// holds a `### Added` heading and list items only, and while 0.1.0 is undated
 /// (`YYYY-MM-DD`) the `[Unreleased]` section is empty.
 pub(super) fn changelog_problems(changelog: &str) -> Vec<String> {
+    let has = |heading: &str| changelog.lines().find(|l| l.starts_with(heading));
+    let first = match (has("## [0.1.0]"), has("## [Unreleased]")) {
+        (Some(heading), _) => ("0.1.0", "## [0.1.0]", heading.contains("YYYY-MM-DD")),
+        (None, Some(_)) => ("[Unreleased]", "## [Unreleased]", false),
+        (None, None) => return vec!["no `## [0.1.0]` or `## [Unreleased]` section".to_owned()],
+    };
+    let (name, heading, undated) = first;
     let mut problems = Vec::new();
-    let first = section(changelog, "## [0.1.0]");
-    let unreleased = section(changelog, "## [Unreleased]");
-    let undated = changelog
-        .lines()
-        .any(|l| l.starts_with("## [0.1.0]") && l.contains("YYYY-MM-DD"));
-    if let (Some(_), Some(lines), true) = (&first, &unreleased, undated) {
-        if let Some((n, _)) = lines.iter().find(|(_, l)| !l.trim().is_empty()) {
+    let (mut section, mut added, mut headed) = ("", 0, false);
+    for (n, line) in changelog.lines().enumerate().map(|(n, l)| (n + 1, l)) {
+        if line.starts_with("## ") || (line.starts_with('[') && line.contains("]: ")) {
+            section = line; // a section, or the link definitions at the end
+            continue;
+        }
+        if line.trim().is_empty() {
+            continue;
+        }
+        if undated && section.starts_with("## [Unreleased]") {
             problems.push(format!(
                 "line {n}: [Unreleased] has entries while 0.1.0 is unreleased: move them into \
                  0.1.0's `### Added` list"
             ));
-        }
-    }
-    let (name, Some(lines)) = (
-        if first.is_some() {
-            "0.1.0"
-        } else {
-            "[Unreleased]"
-        },
-        first.or(unreleased),
-    ) else {
-        return vec!["no `## [0.1.0]` or `## [Unreleased]` section".to_owned()];
-    };
-    let mut added = 0;
-    let mut headed = false;
-    for (n, line) in lines {
-        if line.trim().is_empty() {
-            continue;
-        }
-        if line == "### Added" {
-            headed = true;
-            added += 1;
+            section = "";
+        } else if !section.starts_with(heading) {
+        } else if line == "### Added" {
+            (headed, added) = (true, added + 1);
             if added > 1 {
                 problems.push(format!("line {n}: a second `### Added`: one list"));
             }
