@@ -325,7 +325,11 @@ impl Walk {
                     after_t: w.t,
                     after_c: w.c,
                     ids: above,
-                    srcs: iv.srcs.clone(),
+                    srcs: {
+                        let mut srcs = ch.srcs.clone();
+                        srcs.extend(&iv.srcs);
+                        srcs
+                    },
                 });
             }
         }
@@ -374,7 +378,11 @@ impl Walk {
                         after_t: chains[x].first_t,
                         after_c: chains[x].first_c,
                         ids: chains[x].ids,
-                        srcs: chains[x].srcs.clone(),
+                        srcs: {
+                            let mut srcs = chains[y].srcs.clone();
+                            srcs.extend(&chains[x].srcs);
+                            srcs
+                        },
                     });
                 }
             }

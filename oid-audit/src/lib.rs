@@ -3,6 +3,8 @@
 
 mod analyze;
 mod chains;
+#[cfg(feature = "fixtures")]
+pub mod fixtures;
 mod report;
 mod sources;
 mod store;

@@ -356,3 +356,18 @@ fn the_json_report_has_the_documented_field_names() {
     let back: Report = serde_json::from_value(json).unwrap();
     assert_eq!(back, r);
 }
+
+#[cfg(feature = "fixtures")]
+#[test]
+fn the_fixtures_find_what_they_say() {
+    for s in oid_audit::fixtures::scenarios() {
+        let r = audit(&s.ids, 2, Options::new(oid_audit::fixtures::NOW));
+        assert_eq!(kinds(&r), s.kinds, "{}: {:#?}", s.name, r.findings);
+        if let Some(f) = r.findings.first() {
+            assert_eq!(f.random_values[0], s.random_value.unwrap(), "{}", s.name);
+            assert_eq!(Some(f.first.second), s.first_second, "{}", s.name);
+            let sources: Vec<String> = s.sources.iter().map(|i| format!("s{i}")).collect();
+            assert_eq!(f.sources, sources, "{}", s.name);
+        }
+    }
+}

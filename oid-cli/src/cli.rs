@@ -135,6 +135,9 @@ pub(crate) enum Command {
     /// The min and max ids of a creation-time range, and a MongoDB filter for it
     #[command(after_help = RANGE_EXAMPLES)]
     Range(RangeArgs),
+    /// Find duplicates, shared random values, clock faults and weak seeds in a collection's ids
+    #[command(after_help = crate::audit::AUDIT_EXAMPLES)]
+    Audit(crate::audit::AuditArgs),
     /// Convert ids between hex lines and Parquet or Arrow IPC ObjectId columns
     #[command(after_help = CONVERT_EXAMPLES)]
     Convert(ConvertArgs),

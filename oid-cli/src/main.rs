@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
+mod audit;
 mod cli;
 mod columns;
 mod convert;
@@ -75,6 +76,7 @@ fn run(command: Command, out: &mut impl Write, err: &mut Stderr) -> Result<Statu
         Command::Inspect(args) => inspect::run(&args, stdin(), out, err),
         Command::Validate(args) => validate::run(&args, stdin(), err),
         Command::Convert(args) => convert::run(&args, stdin(), out, err),
+        Command::Audit(args) => audit::run(&args, stdin(), out, err),
         // Run by `main` before standard output is set up.
         Command::Sql(args) => sql::run(&args).map(|_| Status::Ok),
         Command::Range(args) => range::run(&args, out),
