@@ -63,11 +63,11 @@ pub(crate) fn run(
             writeln!(out)?;
         }
     }
-    if let Some(path) = &args.report {
-        if let Err(e) = std::fs::write(path, text::html(&report)) {
-            let _ = writeln!(err, "oid: cannot write {}: {e}", path.display());
-            return Ok(Status::Unreadable);
-        }
+    if let Some(path) = &args.report
+        && let Err(e) = std::fs::write(path, text::html(&report))
+    {
+        let _ = writeln!(err, "oid: cannot write {}: {e}", path.display());
+        return Ok(Status::Unreadable);
     }
     Ok(if report.has_findings() {
         Status::Invalid

@@ -129,10 +129,11 @@ impl<R: Read> Read for Counted<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         self.progress.advance(n as u64);
-        if let Some(seen) = self.seen {
-            if !seen.get() && buf[..n].iter().any(|b| !b.is_ascii_whitespace()) {
-                seen.set(true);
-            }
+        if let Some(seen) = self.seen
+            && !seen.get()
+            && buf[..n].iter().any(|b| !b.is_ascii_whitespace())
+        {
+            seen.set(true);
         }
         Ok(n)
     }
@@ -171,15 +172,14 @@ fn lines(
         let mut pos = start;
         loop {
             // The common line: 24 hex digits and a newline.
-            if let Some(row) = data.get(pos..pos + 25) {
-                if row[24] == b'\n' {
-                    if let Ok(id) = ObjectId::try_parse_ascii(&row[..24]) {
-                        line += 1;
-                        push(id)?;
-                        pos += 25;
-                        continue;
-                    }
-                }
+            if let Some(row) = data.get(pos..pos + 25)
+                && row[24] == b'\n'
+                && let Ok(id) = ObjectId::try_parse_ascii(&row[..24])
+            {
+                line += 1;
+                push(id)?;
+                pos += 25;
+                continue;
             }
             let rest = &data[pos..];
             let (text, next) = match memchr::memchr(b'\n', rest) {
