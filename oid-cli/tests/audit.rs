@@ -17,7 +17,7 @@ use oid_std::ObjectId;
 use serde_json::Value;
 
 /// The input forms written, with a file extension that names them.
-const FORMS: &[&str] = &["txt", "jsonl", "json", "csv", "bson"];
+const FORMS: &[&str] = &["txt", "jsonl", "json", "csv", "bson", "parquet", "arrows"];
 
 fn write_form(dir: &Path, name: &str, form: &str, ids: &[ObjectId]) -> PathBuf {
     let path = dir.join(format!("{name}.{form}"));
@@ -75,6 +75,18 @@ fn write_form(dir: &Path, name: &str, form: &str, ids: &[ObjectId]) -> PathBuf {
                     .to_writer(&mut out)
                     .unwrap();
             }
+            out
+        }
+        "parquet" => {
+            let mut out = Vec::new();
+            let array = oid_arrow::ObjectIdArray::from(ids.to_vec());
+            oid_arrow::parquet::write_ids(&mut out, "_id", &array, None).unwrap();
+            out
+        }
+        "arrows" => {
+            let mut out = Vec::new();
+            let array = oid_arrow::ObjectIdArray::from(ids.to_vec());
+            oid_arrow::ipc::write_stream(&mut out, "_id", &array).unwrap();
             out
         }
         _ => unreachable!(),

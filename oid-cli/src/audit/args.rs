@@ -29,7 +29,8 @@ Finds what goes wrong with ids before a duplicate-key error does. Kinds (the JSO
 Inputs (--input-format, or by the name, then the content): one id per line in any form
 `oid inspect` reads; JSON (mongoexport's JSON Lines or --jsonArray, canonical or relaxed
 Extended JSON, the id at --field, default _id); CSV with a header (the column --column,
-default _id); Parquet and Arrow IPC ObjectId columns (--column, default _id); mongodump .bson
+default _id); Parquet and Arrow IPC ObjectId columns (--column, default the one ObjectId
+column); mongodump .bson
 files (--field). `-` is standard input.
 
 Exit status: 0 no finding, 1 findings, 2 an input could not be read (the message names the
@@ -77,9 +78,9 @@ pub(crate) struct AuditArgs {
     /// JSON and BSON: the id's field, dotted for a nested one (user.id)
     #[arg(long, value_name = "PATH", default_value = "_id")]
     pub(crate) field: String,
-    /// CSV, Parquet and Arrow: the id's column
-    #[arg(long, value_name = "NAME", default_value = "_id")]
-    pub(crate) column: String,
+    /// CSV (default `_id`), Parquet and Arrow (default: the one ObjectId column): the id's column
+    #[arg(long, value_name = "NAME")]
+    pub(crate) column: Option<String>,
     /// The report's form on standard output
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text")]
     pub(crate) format: AuditFormat,

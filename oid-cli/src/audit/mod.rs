@@ -5,6 +5,7 @@
 //! audit with a message naming it (exit status 2), and no report is printed.
 
 mod args;
+mod columns;
 mod read;
 mod text;
 
@@ -16,6 +17,7 @@ use oid_audit::{Audit, Options, Report};
 pub(crate) use self::args::{AUDIT_EXAMPLES, AuditArgs};
 use self::args::{AuditFormat, AuditInput};
 use self::read::{Failure, Select};
+use crate::columns::Kind;
 use crate::error::{Error, Status};
 use crate::progress::Progress;
 use crate::stderr::Messages;
@@ -91,7 +93,7 @@ fn read_all(
     };
     let select = Select {
         field: &args.field,
-        column: &args.column,
+        column: args.column.as_deref().unwrap_or("_id"),
     };
     let mut stdin = Some(stdin);
     for path in inputs {
@@ -110,6 +112,15 @@ fn read_all(
                 .fill_buf()
                 .map_err(|e| Failure(format!("cannot read {name}: {e}")))?;
             let form = form_of(args.input_format, "-", head);
+            if let Some(kind) = column_kind(form, None, head) {
+                let column = args.column.as_deref();
+                columns::read(
+                    &name,
+                    |f| crate::columns::read_stdin(r, kind, column, progress, f),
+                    &mut push,
+                )?;
+                continue;
+            }
             progress.start(&name, None, read::unit(form));
             read::read(form, &name, &mut r, select, progress, &mut push)?;
         } else {
@@ -118,11 +129,34 @@ fn read_all(
                 .fill_buf()
                 .map_err(|e| Failure(format!("cannot read {name}: {e}")))?;
             let form = form_of(args.input_format, &name, head);
+            if let Some(kind) = column_kind(form, Some(path), head) {
+                let column = args.column.as_deref();
+                columns::read(
+                    &name,
+                    |f| crate::columns::read_file(r, path, kind, column, progress, f),
+                    &mut push,
+                )?;
+                continue;
+            }
             progress.start(&name, len, read::unit(form));
             read::read(form, &name, &mut r, select, progress, &mut push)?;
         }
     }
     audit.finish().map_err(|e| Failure(e.to_string()))
+}
+
+/// The column file format of an input of form `form`, if it is one.
+fn column_kind(form: AuditInput, path: Option<&Path>, head: &[u8]) -> Option<Kind> {
+    match form {
+        AuditInput::Parquet => Some(Kind::Parquet),
+        AuditInput::Arrow => Some(
+            Kind::sniff(head)
+                .or_else(|| path.and_then(Kind::of_extension))
+                .filter(|k| *k != Kind::Parquet)
+                .unwrap_or(Kind::ArrowFile),
+        ),
+        _ => None,
+    }
 }
 
 fn form_of(given: AuditInput, name: &str, head: &[u8]) -> AuditInput {
