@@ -121,3 +121,23 @@ impl From<Error> for ArrowError {
         }
     }
 }
+
+/// Runs a reader of a file format and returns a panic inside it (a bug of that reader on corrupt
+/// input) as an error, so bad input never panics through this crate's API.
+#[cfg(any(feature = "parquet", feature = "ipc"))]
+pub(crate) fn no_panic<T>(
+    format: &str,
+    error: fn(String) -> Error,
+    f: std::panic::AssertUnwindSafe<impl FnOnce() -> Result<T, Error>>,
+) -> Result<T, Error> {
+    std::panic::catch_unwind(f).unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(error(format!(
+            "corrupt {format} input: the reader failed ({what})"
+        )))
+    })
+}

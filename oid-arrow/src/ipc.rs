@@ -17,6 +17,7 @@
 //! ```
 
 use std::io::{Read, Write};
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
@@ -44,15 +45,23 @@ pub fn write_stream<W: Write>(writer: W, name: &str, ids: &ObjectIdArray) -> Res
 ///
 /// # Errors
 ///
-/// [`Error::Arrow`] for a stream that is not Arrow IPC or is corrupt,
-/// [`Error::MissingColumn`], or the column's [`check_field`](crate::check_field) error.
+/// [`Error::Arrow`] for a stream that is not Arrow IPC or is corrupt (a panic of arrow-ipc on a
+/// corrupt stream included, with `panic = "unwind"`), [`Error::MissingColumn`], or the column's
+/// [`check_field`](crate::check_field) error.
 pub fn read_stream<R: Read>(reader: R, name: &str, accept: Accept) -> Result<ObjectIdArray, Error> {
-    let reader = StreamReader::try_new(reader, None)?;
-    let (_, f) = reader
-        .schema()
-        .column_with_name(name)
-        .map(|(i, f)| (i, f.clone()))
-        .ok_or_else(|| Error::MissingColumn(name.to_owned()))?;
-    crate::check_field(&f, accept)?;
-    crate::array::concat(reader.map(|b| ObjectIdArray::from_batch(&b?, name, accept)))
+    let error = |msg| Error::Arrow(arrow_schema::ArrowError::IpcError(msg));
+    crate::error::no_panic(
+        "arrow ipc",
+        error,
+        AssertUnwindSafe(|| {
+            let reader = StreamReader::try_new(reader, None)?;
+            let (_, f) = reader
+                .schema()
+                .column_with_name(name)
+                .map(|(i, f)| (i, f.clone()))
+                .ok_or_else(|| Error::MissingColumn(name.to_owned()))?;
+            crate::check_field(&f, accept)?;
+            crate::array::concat(reader.map(|b| ObjectIdArray::from_batch(&b?, name, accept)))
+        }),
+    )
 }

@@ -25,6 +25,7 @@
 //! ```
 
 use std::io::Write;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
@@ -68,18 +69,54 @@ pub fn write_ids<W: Write + Send>(
 /// # Errors
 ///
 /// [`Error::Parquet`] for a file that is not Parquet or is corrupt, [`Error::MissingColumn`],
-/// or the column's [`check_field`] error.
+/// or the column's [`check_field`] error. parquet-rs 60 panics on some corrupt pages (an offset
+/// past a page's end); this function returns such a panic as an [`Error::Parquet`] (with
+/// `panic = "unwind"`, the default; the panic hook still prints it).
 pub fn read_ids<R: ChunkReader + 'static>(
     reader: R,
     name: &str,
     accept: Accept,
 ) -> Result<ObjectIdArray, Error> {
-    let builder = ParquetRecordBatchReaderBuilder::try_new(reader)?;
-    let builder = project(builder, name, accept)?;
-    crate::array::concat(builder.build()?.map(|b| {
-        let b = b?;
-        ObjectIdArray::from_batch(&b, name, accept)
-    }))
+    let error = |msg| Error::Parquet(parquet::errors::ParquetError::General(msg));
+    crate::error::no_panic(
+        "parquet",
+        error,
+        AssertUnwindSafe(|| {
+            let len = reader.len();
+            let builder = ParquetRecordBatchReaderBuilder::try_new(reader)?;
+            check_chunks(builder.metadata(), Some(len))?;
+            let builder = project(builder, name, accept)?;
+            crate::array::concat(builder.build()?.map(|b| {
+                let b = b?;
+                ObjectIdArray::from_batch(&b, name, accept)
+            }))
+        }),
+    )
+}
+
+/// Checks that every column chunk lies in the file: parquet-rs asserts it (a panic) when it reads
+/// a chunk whose offset or length is negative, which a corrupt footer can say.
+fn check_chunks(metadata: &ParquetMetaData, file_len: Option<u64>) -> Result<(), Error> {
+    for (g, group) in metadata.row_groups().iter().enumerate() {
+        for (c, chunk) in group.columns().iter().enumerate() {
+            let start = chunk
+                .dictionary_page_offset()
+                .unwrap_or(chunk.data_page_offset());
+            let len = chunk.compressed_size();
+            let fits = match (u64::try_from(start), u64::try_from(len)) {
+                (Ok(start), Ok(len)) => file_len.is_none_or(|f| start.saturating_add(len) <= f),
+                _ => false,
+            };
+            if !fits {
+                return Err(Error::Parquet(parquet::errors::ParquetError::General(
+                    format!(
+                        "corrupt file: row group {g}, column {c}: a chunk of {len} bytes at {start}"
+                    ),
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Keeps only the top-level column `name` after checking it holds ids.
@@ -184,8 +221,9 @@ pub fn row_groups_in_range(
 ///
 /// # Errors
 ///
-/// As [`row_groups_in_range`], and the column's [`check_field`] error (plain
-/// `FixedSizeBinary(12)` columns are accepted).
+/// As [`row_groups_in_range`], the column's [`check_field`] error (plain
+/// `FixedSizeBinary(12)` columns are accepted), and [`Error::Parquet`] for a column chunk at a
+/// negative offset or of a negative length (a corrupt footer).
 ///
 /// # Examples
 ///
@@ -217,6 +255,7 @@ pub fn select_range<T>(
         .column_with_name(column)
         .ok_or_else(|| Error::MissingColumn(column.to_owned()))?;
     check_field(field, Accept::ExtensionOrPlain)?;
+    check_chunks(builder.metadata(), None)?;
     let groups = row_groups_in_range(builder.metadata(), column, range)?;
     Ok(builder.with_row_groups(groups))
 }

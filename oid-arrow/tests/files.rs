@@ -231,3 +231,54 @@ fn ipc_stream_reads_back_typed() {
     }
     assert!(ids.len() == 10_000 && ids.null_count() > 0 && ids.as_inner().len() == 10_000);
 }
+
+#[test]
+fn every_flipped_byte_of_a_small_parquet_file_is_an_error_or_the_ids_never_a_panic() {
+    let ids: ObjectIdArray = (0..50u32)
+        .map(|i| (i % 5 != 0).then(|| ObjectId::from_parts(i, [1; 5], i)))
+        .collect();
+    let mut file = Vec::new();
+    pq::write_ids(&mut file, "_id", &ids, Some(props(20))).unwrap();
+    let mut outcomes = [0usize; 2];
+    for at in 0..file.len() {
+        for flip in [0x01u8, 0x80, 0xff] {
+            let mut bad = file.clone();
+            bad[at] ^= flip;
+            let read = std::panic::catch_unwind(|| {
+                pq::read_ids(Bytes::from(bad), "_id", Accept::ExtensionOrPlain)
+            });
+            match read {
+                Err(_) => panic!("a panic reading a file with byte {at} ^ {flip:#x}"),
+                Ok(Ok(_)) => outcomes[0] += 1,
+                Ok(Err(_)) => outcomes[1] += 1,
+            }
+        }
+    }
+    // Flips in the values change ids without breaking the file; the others are errors.
+    assert!(outcomes[0] > 0 && outcomes[1] > 0, "{outcomes:?}");
+}
+
+#[test]
+fn every_flipped_byte_of_a_small_ipc_stream_is_an_error_or_the_ids_never_a_panic() {
+    let ids: ObjectIdArray = (0..50u32)
+        .map(|i| (i % 5 != 0).then(|| ObjectId::from_parts(i, [1; 5], i)))
+        .collect();
+    let mut stream = Vec::new();
+    ipc::write_stream(&mut stream, "_id", &ids).unwrap();
+    let mut outcomes = [0usize; 2];
+    for at in 0..stream.len() {
+        for flip in [0x01u8, 0x80, 0xff] {
+            let mut bad = stream.clone();
+            bad[at] ^= flip;
+            let read = std::panic::catch_unwind(|| {
+                ipc::read_stream(bad.as_slice(), "_id", Accept::ExtensionOrPlain)
+            });
+            match read {
+                Err(_) => panic!("a panic reading a stream with byte {at} ^ {flip:#x}"),
+                Ok(Ok(_)) => outcomes[0] += 1,
+                Ok(Err(_)) => outcomes[1] += 1,
+            }
+        }
+    }
+    assert!(outcomes[0] > 0 && outcomes[1] > 0, "{outcomes:?}");
+}
