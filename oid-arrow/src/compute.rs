@@ -225,11 +225,12 @@ fn parse_rows<R: Rows + ?Sized>(rows: &R, on_invalid: OnInvalid) -> Result<Objec
     let nulls = rows.nulls();
     let mut values = MutableBuffer::with_capacity(n * 12);
     let mut invalid = Invalid::new(n);
-    let mut ids = [[0u8; 12]; BLOCK];
     let mut packed = [[0u8; 12]; BLOCK];
     for start in (0..n).step_by(BLOCK) {
         let end = n.min(start + BLOCK);
-        let out = &mut ids[..end - start];
+        // The block's ids go straight into the output (zeroed first: a block in the cache).
+        values.extend_zeros((end - start) * 12);
+        let out = values.as_slice_mut()[start * 12..].as_chunks_mut::<12>().0;
         // A block whose text is hex end to end is decoded in one call of const-hex's SIMD
         // decode (validated: it fails on anything but hex digits); a block of 24-byte and
         // empty rows (nulls as pyarrow writes them) is decoded the same way and spread out.
@@ -260,7 +261,6 @@ fn parse_rows<R: Rows + ?Sized>(rows: &R, on_invalid: OnInvalid) -> Result<Objec
             }
             _ => parse_each(rows, start, out, on_invalid, &mut invalid)?,
         }
-        values.extend_from_slice(out.as_flattened());
     }
     Ok(from_parts(values.into(), invalid.nulls(nulls)))
 }
