@@ -157,6 +157,10 @@ fn steps(r: &mut Runner) {
         "oid-arrow: Parquet and IPC with pyarrow/pymongoarrow, Polars, DuckDB",
         crate::columns::step,
     );
+    r.cmd("audit").step(
+        "oid audit: 1,000 pymongo and 1,000 js-bson processes, no finding",
+        crate::audit::step,
+    );
     r.step("verify: fuzz (4 targets)", |sh| {
         verify::fuzz_step(sh, verify::CI_FUZZ_SECS)
     });

@@ -1,6 +1,7 @@
 //! `cargo xtask`: everything CI does, runnable on a fresh machine. `cargo xtask --help` lists
 //! the commands, `cargo xtask <command> --help` describes one; nothing runs on `--help`.
 
+mod audit;
 mod ci;
 mod columns;
 mod docsrs;
@@ -77,6 +78,9 @@ enum Command {
     /// oid-arrow's Parquet and Arrow IPC files against pyarrow with pymongoarrow, Polars and
     /// DuckDB, both directions (their pinned releases installed into target/venv).
     Columns,
+    /// `oid audit` on ids of 1,000 pymongo and 1,000 js-bson processes, without and with
+    /// restarts: no finding (the differential test's peers).
+    Audit,
     /// oid-core's unit and integration tests under Miri (nightly).
     Miri,
     /// oid-core's generator under the loom model checker (`--cfg loom`, release, target/loom).

@@ -1,0 +1,19 @@
+//! `cargo xtask audit`: `oid audit` on ids that real drivers made (`oid-cli/tests/audit_peers.rs`):
+//! 1,000 pymongo processes and 1,000 js-bson processes making ids at once, without and with
+//! restarts, must give no finding. The peers are the differential test's (`Kit::Peers`:
+//! pymongo in `target/venv`, js-bson in `verify/js/node_modules`); `OID_REQUIRE_PEERS=1` makes a
+//! skipped test fail.
+
+use xshell::{Shell, cmd};
+
+use crate::provision::{Kit, install, venv_python};
+use crate::util::{Result, project_root, run};
+
+/// Installs the peers, then runs the test with them.
+pub(crate) fn step(sh: &Shell) -> Result {
+    install(sh, Kit::Peers)?;
+    let _python = sh.push_env("OID_PYTHON_PEERS", venv_python());
+    let _js = sh.push_env("OID_JS_PEERS", project_root().join("verify/js"));
+    let _required = sh.push_env("OID_REQUIRE_PEERS", "1");
+    run(cmd!(sh, "cargo test -p oid-cli --test audit_peers"))
+}
