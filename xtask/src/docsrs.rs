@@ -19,7 +19,7 @@ use std::path::Path;
 
 use xshell::{Shell, cmd};
 
-use crate::util::{Result, cargo_target_dir, declared_features, project_root, run};
+use crate::util::{Result, cargo_target_dir, declared_features, files_under, project_root, run};
 
 /// The crates whose docs.rs pages carry feature badges.
 const CRATES: &[&str] = &["oid-core", "oid-bson"];
@@ -59,8 +59,7 @@ pub(crate) fn check(sh: &Shell) -> Result {
     let mut accepted_seen = 0;
     for krate in CRATES {
         let dir = doc.join(krate.replace('-', "_"));
-        let mut pages = Vec::new();
-        html_under(&dir, &mut pages);
+        let pages = files_under(&dir, "html");
         if pages.is_empty() {
             return Err(format!("no HTML under {}", dir.display()).into());
         }
@@ -100,21 +99,6 @@ pub(crate) fn check(sh: &Shell) -> Result {
             foreign.join("; ")
         )
         .into())
-    }
-}
-
-/// Every `.html` file under `dir`.
-fn html_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            html_under(&path, out);
-        } else if path.extension().is_some_and(|e| e == "html") {
-            out.push(path);
-        }
     }
 }
 

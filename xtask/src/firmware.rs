@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use xshell::{Shell, cmd};
 
-use crate::provision::{Emulator, qemu};
+use crate::provision::qemu;
 use crate::util::{Result, Runner, cargo_target_dir, ensure_targets, run};
 use elf::{Sizes, atomic_instructions};
 use qemu::{Run, run_qemu};
@@ -41,7 +41,8 @@ enum Expect {
 /// A firmware target and the QEMU machine that runs it.
 struct Machine {
     target: &'static str,
-    emulator: Emulator,
+    /// The QEMU binary.
+    emulator: &'static str,
     args: &'static [&'static str],
     expect: Expect,
 }
@@ -75,13 +76,13 @@ impl Machine {
 /// core (sifive-e31) and must trap on the core without A, the trap turned into exit status 1.
 #[rustfmt::skip]
 const MACHINES: &[Machine] = &[
-    machine("thumbv7m-none-eabi", Arm, &["-machine", "lm3s6965evb", "-cpu", "cortex-m3"], Pass),
-    machine("thumbv6m-none-eabi", Arm, &["-machine", "microbit"], Pass),
-    machine("thumbv7em-none-eabihf", Arm, &["-machine", "mps2-an386", "-cpu", "cortex-m4"], Pass),
-    machine(IMC, Riscv32, &["-machine", "sifive_e", "-cpu", "lowrisc-ibex"], Pass),
-    machine(IMC, Riscv32, &["-machine", "sifive_e", "-cpu", "rv32,a=off"], Pass),
-    machine(IMAC, Riscv32, &["-machine", "sifive_e"], Pass),
-    machine(IMAC, Riscv32, &["-machine", "sifive_e", "-cpu", "rv32,a=off"], IllegalInstruction),
+    machine("thumbv7m-none-eabi", ARM, &["-machine", "lm3s6965evb", "-cpu", "cortex-m3"], Pass),
+    machine("thumbv6m-none-eabi", ARM, &["-machine", "microbit"], Pass),
+    machine("thumbv7em-none-eabihf", ARM, &["-machine", "mps2-an386", "-cpu", "cortex-m4"], Pass),
+    machine(IMC, RISCV, &["-machine", "sifive_e", "-cpu", "lowrisc-ibex"], Pass),
+    machine(IMC, RISCV, &["-machine", "sifive_e", "-cpu", "rv32,a=off"], Pass),
+    machine(IMAC, RISCV, &["-machine", "sifive_e"], Pass),
+    machine(IMAC, RISCV, &["-machine", "sifive_e", "-cpu", "rv32,a=off"], IllegalInstruction),
 ];
 
 const IMC: &str = "riscv32imc-unknown-none-elf";
@@ -89,7 +90,7 @@ const IMAC: &str = "riscv32imac-unknown-none-elf";
 
 const fn machine(
     target: &'static str,
-    emulator: Emulator,
+    emulator: &'static str,
     args: &'static [&'static str],
     expect: Expect,
 ) -> Machine {
@@ -101,7 +102,8 @@ const fn machine(
     }
 }
 
-use Emulator::{Arm, Riscv32};
+const ARM: &str = "qemu-system-arm";
+const RISCV: &str = "qemu-system-riscv32";
 use Expect::{IllegalInstruction, Pass};
 
 const PACKAGE: &str = "oid-embedded-firmware";
@@ -164,7 +166,7 @@ pub(crate) fn ci_steps(r: &mut Runner) {
         let name = format!("{what} on {} ({})", m.target, m.label());
         r.cmd("firmware").step(&name, |sh| {
             let elf = build(sh, m.target, "selftest", "")?;
-            if m.emulator == Emulator::Riscv32 {
+            if m.emulator == RISCV {
                 check_atomic_instructions(m.target, &elf)?;
             }
             let run = run_qemu(qemu(sh, m.emulator)?, m.args, &m.run_label(), &elf)?;

@@ -332,13 +332,6 @@ pub(crate) fn msrv_toolchain(sh: &Shell) -> Result<String> {
 pub(crate) const CHROMIUM: &str = "/usr/bin/chromium";
 pub(crate) const FIREFOX: &str = "/usr/bin/firefox-esr";
 
-/// Which QEMU binary runs a machine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Emulator {
-    Arm,
-    Riscv32,
-}
-
 /// A command running `binary` as [`Unpack`] left it in `target/debs/root` (with its libraries),
 /// else from `PATH`.
 fn unpacked(binary: &str) -> Command {
@@ -361,13 +354,10 @@ fn unpacked(binary: &str) -> Command {
     c
 }
 
-/// QEMU for `emulator` ([`Kit::Qemu`] installed first): a command that runs it.
-pub(crate) fn qemu(sh: &Shell, emulator: Emulator) -> Result<Command> {
+/// QEMU's `binary` ([`Kit::Qemu`] installed first): a command that runs it.
+pub(crate) fn qemu(sh: &Shell, binary: &str) -> Result<Command> {
     install(sh, Kit::Qemu)?;
-    Ok(unpacked(match emulator {
-        Emulator::Arm => "qemu-system-arm",
-        Emulator::Riscv32 => "qemu-system-riscv32",
-    }))
+    Ok(unpacked(binary))
 }
 
 /// The newest `/usr/lib/postgresql/*/bin` with `initdb` ([`Kit::Postgres`] installed first).

@@ -160,6 +160,22 @@ pub(crate) fn missing_lines<'a>(listed: &str, wanted: &[&'a str]) -> Vec<&'a str
         .collect()
 }
 
+/// Every file under `dir` whose name ends in `.{extension}`.
+pub(crate) fn files_under(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for path in entries.flatten().map(|e| e.path()) {
+        if path.is_dir() {
+            out.extend(files_under(&path, extension));
+        } else if path.extension().is_some_and(|e| e == extension) {
+            out.push(path);
+        }
+    }
+    out
+}
+
 /// Runs a command.
 pub(crate) fn run(c: xshell::Cmd<'_>) -> Result {
     c.run()?;

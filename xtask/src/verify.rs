@@ -237,19 +237,11 @@ fn forwarded_only(
 
 /// All `.rs` text under `dir` (for [`forwarded_only`]).
 fn sources_under(dir: &std::path::Path) -> String {
-    let mut text = String::new();
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return text;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            text.push_str(&sources_under(&path));
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            text.push_str(&std::fs::read_to_string(&path).unwrap_or_default());
-        }
-    }
-    text
+    let files = crate::util::files_under(dir, "rs");
+    files
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(f).ok())
+        .collect()
 }
 
 /// The feature matrix through cargo-hack, type-checked (the library, or oid-cli's binary: what
