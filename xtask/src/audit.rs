@@ -15,5 +15,10 @@ pub(crate) fn step(sh: &Shell) -> Result {
     let _python = sh.push_env("OID_PYTHON_PEERS", venv_python());
     let _js = sh.push_env("OID_JS_PEERS", project_root().join("verify/js"));
     let _required = sh.push_env("OID_REQUIRE_PEERS", "1");
-    run(cmd!(sh, "cargo test -p oid-cli --test audit_peers"))
+    // The test step's flags, so nothing is built again (`-p oid-cli` alone resolves other
+    // features for oid-core and the rest).
+    run(cmd!(
+        sh,
+        "cargo test --workspace --all-features --test audit_peers"
+    ))
 }
