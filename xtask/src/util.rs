@@ -279,6 +279,21 @@ mod tests {
     }
 
     #[test]
+    fn files_under_walks_folders_and_picks_one_extension() {
+        let src = project_root().join("xtask/src");
+        let found = files_under(&src, "rs");
+        assert!(found.contains(&src.join("main.rs")), "{found:?}");
+        assert!(found.contains(&src.join("tidy/docs.rs")), "{found:?}");
+        assert!(
+            found
+                .iter()
+                .all(|f| f.extension().is_some_and(|e| e == "rs"))
+        );
+        assert!(files_under(&src, "html").is_empty());
+        assert!(files_under(&src.join("nonexistent"), "rs").is_empty());
+    }
+
+    #[test]
     fn errors_from_strings_and_io_convert_with_question_mark() {
         fn io() -> Result {
             std::fs::read("/nonexistent/oid-xtask")?;
