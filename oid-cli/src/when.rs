@@ -17,7 +17,8 @@ use std::str::FromStr;
 use jiff::civil::{Date, DateTime};
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
-use oid_std::{ObjectId, PastedDate, PastedDateError, UnixTime};
+use oid_core::{PastedDate, PastedDateError};
+use oid_std::{ObjectId, UnixTime};
 
 /// The last second an ObjectId can hold, as RFC 3339.
 pub(crate) const LAST: &str = "2106-02-07T06:28:15Z";

@@ -93,18 +93,21 @@ impl ::defmt::Format for crate::EntropyError {
     }
 }
 
+#[cfg(feature = "pasted")]
 impl ::defmt::Format for crate::Form {
     fn format(&self, f: ::defmt::Formatter<'_>) {
         ::defmt::write!(f, "{=str}", self.as_str())
     }
 }
 
+#[cfg(feature = "pasted")]
 impl ::defmt::Format for crate::Pasted {
     fn format(&self, f: ::defmt::Formatter<'_>) {
         ::defmt::write!(f, "{} as {}", self.id(), self.form())
     }
 }
 
+#[cfg(feature = "pasted")]
 impl ::defmt::Format for crate::PastedError {
     fn format(&self, f: ::defmt::Formatter<'_>) {
         match self.hint() {

@@ -182,9 +182,10 @@ impl core::error::Error for FromSliceError {}
 
 /// What went wrong, in words shared by every crate of the workspace: every error type of the
 /// workspace ([`Error`], [`GenerateError`], [`EntropyError`], [`TimeOutOfRange`],
-/// [`ParseError`], [`FromSliceError`], [`PastedError`](crate::PastedError), and oid-bson's
+/// [`ParseError`], [`FromSliceError`], `PastedError` (feature `pasted`), and oid-bson's
 /// `NotAnObjectId`) answers `kind()` with one of these, and the same failure has the same name
-/// everywhere.
+/// everywhere. `PastedDateError` (feature `pasted`) has none: it says which pasted form held a
+/// value that is not a time, and no kind here names that.
 ///
 /// [`as_str`](Self::as_str) is the lowercase message each error's `Display` (and `defmt`
 /// output) starts with.

@@ -37,6 +37,7 @@ mod loom;
 mod macros;
 mod parse;
 mod parts;
+#[cfg(feature = "pasted")]
 mod pasted;
 mod range;
 
@@ -60,6 +61,8 @@ pub use crate::generator::{CapacityPolicy, Generator, IdBlock, IdSpace};
 pub use crate::id::ArchivedObjectId;
 pub use crate::id::ObjectId;
 pub use crate::parts::{LegacyParts, Parts};
+#[cfg(feature = "pasted")]
 pub use crate::pasted::date::{DateForm, PastedDate, PastedDateError};
+#[cfg(feature = "pasted")]
 pub use crate::pasted::{Form, Pasted, PastedError};
 pub use crate::range::{IdRange, Upper};

@@ -220,7 +220,7 @@ mod tests {
         assert!(
             !found
                 .iter()
-                .any(|i| i == "serde" || i == "critical-section")
+                .any(|i| i == "serde" || i == "critical-section" || i == "pasted")
         );
     }
 }

@@ -1,6 +1,7 @@
 //! `cargo xtask nostd`: oid-core built alone for the thumb targets (a build of one crate for a
 //! target without std is the real no_std guard): every combination of its base features
-//! (`cargo hack --feature-powerset`), each no_std integration alone, and all of them together.
+//! (`cargo hack --feature-powerset`), each no_std integration (and `pasted`) alone, and all of
+//! them together.
 
 use std::ffi::OsString;
 
@@ -13,6 +14,11 @@ use crate::util::{Result, Runner, ensure_targets, run};
 pub(crate) const CORE_FEATURES: &[&str] =
     &["serde", "defmt", "portable-atomic", "critical-section"];
 
+/// oid-core's features for the workspace's own tools (the readers of pasted text, for oid-cli
+/// and oid-web): no dependency, so not integrations (the crate's own MSRV); built for the thumb
+/// targets alone and with everything else.
+pub(crate) const TOOL_FEATURES: &[&str] = &["pasted"];
+
 /// oid-core's integrations that build without std: each alone, then all together.
 pub(crate) const NOSTD_INTEGRATIONS: &[&str] = &[
     "bytemuck",
@@ -23,7 +29,8 @@ pub(crate) const NOSTD_INTEGRATIONS: &[&str] = &[
     "rkyv",
 ];
 
-/// oid-core's integrations: its features other than [`CORE_FEATURES`], read from its manifest.
+/// oid-core's integrations: its features other than [`CORE_FEATURES`] and [`TOOL_FEATURES`],
+/// read from its manifest.
 /// Each follows the MSRV of the crate it integrates, and the crates that forward one use the same
 /// feature name.
 pub(crate) fn integrations() -> crate::util::Result<Vec<String>> {
@@ -31,7 +38,7 @@ pub(crate) fn integrations() -> crate::util::Result<Vec<String>> {
         std::fs::read_to_string(crate::util::project_root().join("oid-core/Cargo.toml"))?;
     Ok(crate::util::declared_features(&manifest)
         .into_iter()
-        .filter(|f| !CORE_FEATURES.contains(&f.as_str()))
+        .filter(|f| !CORE_FEATURES.contains(&f.as_str()) && !TOOL_FEATURES.contains(&f.as_str()))
         .collect())
 }
 
@@ -72,7 +79,7 @@ fn build_target(sh: &Shell, target: &str) -> Result {
         run(c)
     };
     let base = CORE_FEATURES.join(",");
-    let integrations = NOSTD_INTEGRATIONS.join(",");
+    let integrations = [NOSTD_INTEGRATIONS, TOOL_FEATURES].concat().join(",");
     if target == "thumbv6m-none-eabi" {
         // The same 16 combinations, split by whether critical-section provides the CAS.
         let without = CORE_FEATURES

@@ -195,7 +195,7 @@ pub(crate) fn miri_step(sh: &Shell) -> Result {
     // proptest writes failure files, which needs the working directory: no isolation.
     run(cmd!(
         sh,
-        "cargo +nightly miri test -p oid-core --features serde,portable-atomic --lib -- {skip...}"
+        "cargo +nightly miri test -p oid-core --features serde,portable-atomic,pasted --lib -- {skip...}"
     )
     .env("MIRIFLAGS", "-Zmiri-disable-isolation"))
 }

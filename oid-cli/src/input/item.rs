@@ -5,7 +5,8 @@ use std::fmt;
 use std::io;
 use std::path::Path;
 
-use oid_std::{ObjectId, PastedError};
+use oid_core::PastedError;
+use oid_std::ObjectId;
 
 use crate::error::Error;
 
