@@ -6,7 +6,7 @@
 //! input (a 1 GB line without a newline included). Surrounding whitespace (including the `\r` of
 //! CRLF files) is ignored, blank lines are skipped but still counted, a UTF-8 byte order mark
 //! at the start of a file is ignored, and a line that is not UTF-8 is reported rather than read
-//! lossily. Ids are read as pasted, by `oid_std::ObjectId::parse_pasted`.
+//! lossily. Ids are read as pasted, by `oid_core::ObjectId::parse_pasted`.
 
 use std::ffi::OsString;
 use std::fmt;
