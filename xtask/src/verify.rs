@@ -331,7 +331,10 @@ mod tests {
         let core = std::fs::read_to_string(project_root().join("oid-core/Cargo.toml")).unwrap();
         let declared = declared_features(&core);
         assert_eq!(declared[..4], *crate::nostd::CORE_FEATURES);
-        for f in crate::nostd::NOSTD_INTEGRATIONS {
+        for f in crate::nostd::NOSTD_INTEGRATIONS
+            .iter()
+            .chain(crate::nostd::TOOL_FEATURES)
+        {
             assert!(declared.iter().any(|d| d == f), "{f} not in {declared:?}");
         }
     }
