@@ -33,7 +33,9 @@ fn python() -> Option<PathBuf> {
     }
 }
 
-/// Runs `script` with `args`, returns its standard output.
+/// Runs `script` with `args`, returns its standard output. The scripts end with `os._exit`:
+/// pymongoarrow 1.15 under pyarrow 25 can abort in the interpreter's teardown ("terminate called
+/// without an active exception", seen once in four runs) after all work is done.
 fn run(python: &Path, script: &str, args: &[&Path]) -> String {
     let output = Command::new(python)
         .args(["-W", "ignore", "-c", script])
@@ -48,7 +50,7 @@ fn run(python: &Path, script: &str, args: &[&Path]) -> String {
 /// extension) with pyarrow after `import pymongoarrow`; prints its type's name, then each row's
 /// hex (`null` for a null).
 const READ: &str = r#"
-import sys
+import os, sys
 import pyarrow as pa, pyarrow.parquet as pq, pymongoarrow
 from pymongoarrow.types import ObjectIdType
 path = sys.argv[1]
@@ -63,18 +65,21 @@ assert isinstance(column.type, ObjectIdType), column.type
 print(column.type.extension_name)
 for value in column.combine_chunks().storage.to_pylist():
     print("null" if value is None else value.hex())
+sys.stdout.flush()
+os._exit(0)
 "#;
 
 /// Writes a Parquet file of pymongoarrow's type from hex lines (`null` for a null) with pyarrow
 /// and `bson.ObjectId`.
 const WRITE: &str = r#"
-import sys
+import os, sys
 import bson, pyarrow as pa, pyarrow.parquet as pq
 from pymongoarrow.types import ObjectIdType
 rows = [None if l.strip() == "null" else bson.ObjectId(l.strip()).binary
         for l in open(sys.argv[1]) if l.strip()]
 storage = pa.array(rows, type=pa.binary(12))
 pq.write_table(pa.table({"_id": pa.ExtensionArray.from_storage(ObjectIdType(), storage)}), sys.argv[2])
+os._exit(0)
 "#;
 
 #[test]
