@@ -289,3 +289,45 @@ fn unreadable_inputs_are_named_and_exit_2() {
             .starts_with("oid: cannot read no-such-file.txt: ")
     );
 }
+
+#[test]
+fn the_report_page_is_one_file_with_the_timeline_and_the_findings() {
+    let dir = temp_dir("audit-page");
+    let s = &scenarios()[3]; // fork: two findings
+    let ids: Vec<ObjectId> = s.ids.iter().map(|(id, _)| *id).collect();
+    let file = write_form(&dir, "fork", "txt", &ids);
+    let page = dir.join("audit.html");
+    let out = oid()
+        .args(["audit", "--now", &NOW.to_string(), "--report"])
+        .arg(&page)
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("Content-Security-Policy\" content=\"default-src 'none'"));
+    // Nothing that could load: no script, no link, no external source.
+    for needle in ["<script", "<link", "src=", "url(", "https:"] {
+        assert!(!html.contains(needle), "{needle}");
+    }
+    assert_eq!(
+        html.matches("<polyline class=series").count(),
+        2,
+        "all ids and the one value"
+    );
+    assert!(html.contains("data-value=\"5566778899\""));
+    assert!(html.contains("<line class=finding data-kind=\"duplicate-id\""));
+    assert!(html.contains("<line class=finding data-kind=\"shared-random-value\""));
+    assert!(html.contains("2,000 ids (1,700 distinct, 300 repeated)"));
+    // Shown by a real browser, when one is given (`cargo xtask audit` passes the CI's Chromium).
+    if let Some(chromium) = std::env::var_os("OID_CHROMIUM") {
+        let dom = std::process::Command::new(chromium)
+            .args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
+            .arg(format!("file://{}", page.display()))
+            .output()
+            .unwrap();
+        let dom = String::from_utf8_lossy(&dom.stdout);
+        assert!(dom.contains("<polyline class=\"series\""), "{dom}");
+        assert!(dom.contains("id=\"report\""), "{dom}");
+    }
+}
