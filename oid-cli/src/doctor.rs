@@ -52,7 +52,8 @@ fn write_text(r: &Report, out: &mut impl Write) -> std::io::Result<()> {
     let path = r.vmclock.path.display();
     let vmclock = match r.vmclock.status {
         VmClockStatus::Active => format!(
-            "active at {path}, flags {:#x}, generation {}: every restore is seen before the next id",
+            "active at {path}, flags {:#x}, generation {}: a restore is seen before each thread's \
+             next id",
             r.vmclock.flags, r.vmclock.generation
         ),
         VmClockStatus::NoGenerationCounter => format!(
@@ -60,11 +61,38 @@ fn write_text(r: &Report, out: &mut impl Write) -> std::io::Result<()> {
             r.vmclock.flags
         ),
         VmClockStatus::Missing => format!("none at {path}"),
-        VmClockStatus::Unreadable => format!("{path} exists but cannot be read (permissions?)"),
+        VmClockStatus::Unreadable => {
+            format!("{path} exists but cannot be opened or mapped (permissions?)")
+        }
+        VmClockStatus::MidUpdate => format!(
+            "{path} is a VMClock page whose sequence count stayed odd through every read (the \
+             hypervisor mid-update, or stuck): each block of ids draws a new random value until \
+             it settles"
+        ),
         VmClockStatus::Invalid => format!("{path} is not a VMClock page"),
         _ => "not read on this system".to_owned(),
     };
     writeln!(out, "vmclock           {vmclock}")?;
+    if r.vmclock.rechecked {
+        writeln!(
+            out,
+            "                  running processes without a working page look again at their \
+             blocks of ids\n                  (every block in their first 10 s, then once a \
+             second) and use one that appears or settles"
+        )?;
+    }
+    let mapped = matches!(
+        r.vmclock.status,
+        VmClockStatus::Active | VmClockStatus::NoGenerationCounter | VmClockStatus::MidUpdate
+    );
+    if mapped {
+        let replaced = if r.vmclock.replacement_seen {
+            "a regular file: a replacement by rename is seen at each thread's next block"
+        } else {
+            "a device, updated in place (a replacement by rename is seen for regular files only)"
+        };
+        writeln!(out, "                  {replaced}")?;
+    }
     writeln!(
         out,
         "boot clock        {}",
@@ -91,10 +119,23 @@ fn write_text(r: &Report, out: &mut impl Write) -> std::io::Result<()> {
     writeln!(out, "capacity policy   {}", capacity(r.capacity_policy))?;
     writeln!(out, "snapshot policy   {}", r.snapshot_policy.as_str())?;
     writeln!(out)?;
-    if restore_always_seen(r) {
+    if r.vmclock.in_use {
         writeln!(
             out,
-            "Two copies of a process restored from one VM snapshot make no common id."
+            "Two copies of a process restored from one VM snapshot share no id except the one\n\
+             each thread is making at the instant of the snapshot{} (docs/uniqueness.md).",
+            if r.vmclock.replacement_seen {
+                " (after a replacement by rename, the\nrest of each thread's block of up to 256 ids)"
+            } else {
+                ""
+            }
+        )?;
+    } else if r.snapshot_policy == oid_std::SnapshotPolicy::EveryId {
+        writeln!(
+            out,
+            "Every id draws its own random value: two copies restored from one VM snapshot share\n\
+             an id only when 40 random bits, the second and the counter all meet (about n / 2^40\n\
+             expected common ids for n ids made by each; docs/uniqueness.md)."
         )?;
     } else {
         let seen = if r.boot_clock {
@@ -125,6 +166,8 @@ fn json(r: &Report) -> serde_json::Value {
             "in_use": r.vmclock.in_use,
             "flags": r.vmclock.flags,
             "generation": r.vmclock.generation,
+            "rechecked": r.vmclock.rechecked,
+            "replacement_seen": r.vmclock.replacement_seen,
         },
         "boot_clock": r.boot_clock,
         "entropy": {

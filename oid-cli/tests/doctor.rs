@@ -78,7 +78,28 @@ fn doctor_reads_the_vmclock_page_named_by_the_variable() {
         .unwrap();
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(text.contains("active at"), "{text}");
-    assert!(text.contains("make no common id"), "{text}");
+    assert!(
+        text.contains("share no id except the one\neach thread is making"),
+        "{text}"
+    );
+    assert!(text.contains("a replacement by rename is seen"), "{text}");
+    assert_eq!(v["vmclock"]["rechecked"], true);
+    assert_eq!(v["vmclock"]["replacement_seen"], true);
+    // Mid-update through every read (sequence count odd): said so, not "cannot be read".
+    let mut odd = std::fs::read(&path).unwrap();
+    odd[12..16].copy_from_slice(&3u32.to_le_bytes());
+    std::fs::write(&path, odd).unwrap();
+    let v = doctor_json_with_page(&path);
+    assert_eq!(v["vmclock"]["status"], "mid-update");
+    assert_eq!(v["vmclock"]["in_use"], false);
+    let text = oid()
+        .arg("doctor")
+        .env("OID_STD_VMCLOCK", &path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("stayed odd through every read"), "{text}");
+    assert!(!text.contains("permissions"), "{text}");
     // Not a page: said so, still exit 0.
     std::fs::write(&path, [0u8; 4096]).unwrap();
     let v = doctor_json_with_page(&path);

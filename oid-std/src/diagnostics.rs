@@ -19,7 +19,7 @@ use oid_core::{CapacityPolicy, EntropyError};
 
 use crate::fork::GuardKind;
 use crate::process::Elapsed;
-use crate::snapshot::{FLAG_VM_GEN_COUNTER_PRESENT, Probe, SnapshotPolicy};
+use crate::snapshot::{FLAG_VM_GEN_COUNTER_PRESENT, Found, SnapshotPolicy};
 
 /// What oid-std will use in this process (see [`report`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,9 +91,21 @@ pub struct VmClockReport {
     pub flags: u64,
     /// The page's `vm_generation_counter` (0 unless the page was read).
     pub generation: u64,
-    /// Whether the process-wide generator checks it: the page is valid and its flag
-    /// `VMCLOCK_FLAG_VM_GEN_COUNTER_PRESENT` is set.
+    /// Whether the process-wide generator checks it now: the page is valid, reads
+    /// consistently and its flag `VMCLOCK_FLAG_VM_GEN_COUNTER_PRESENT` is set.
     pub in_use: bool,
+    /// Whether a running process that has no working page keeps looking: at its block refills
+    /// (every one during its first 10 seconds, then at most once per second of the wall clock)
+    /// it looks at the path again, and a page that appears or settles is used from then on,
+    /// with a new random value (a restore in between cannot be ruled out). True wherever
+    /// VMClock is read.
+    pub rechecked: bool,
+    /// Whether a replacement of the page file by a rename is seen: the page is a regular file
+    /// (`OID_STD_VMCLOCK`), whose device and inode a running process compares at every block
+    /// refill, so each thread moves to the new file at its next refill (the ids left in its
+    /// current block can still repeat in two copies). False for the device, which the
+    /// hypervisor updates in place, and when no page is mapped.
+    pub replacement_seen: bool,
 }
 
 /// What was found at the VMClock path.
@@ -105,6 +117,10 @@ pub enum VmClockStatus {
     /// There, but it cannot be opened or mapped (permissions: the device is usually root-only
     /// unless the image grants access).
     Unreadable,
+    /// A valid page whose sequence count stayed odd through every attempt to read it (the
+    /// hypervisor mid-update, or an updater stuck): a running process takes each such refill
+    /// for a possible restore and draws a new random value, until the page settles.
+    MidUpdate,
     /// Mapped, but not a VMClock page of version 1 holding the generation counter.
     Invalid,
     /// A valid page whose hypervisor does not maintain the generation counter.
@@ -127,6 +143,7 @@ impl VmClockStatus {
         match self {
             VmClockStatus::Missing => "missing",
             VmClockStatus::Unreadable => "unreadable",
+            VmClockStatus::MidUpdate => "mid-update",
             VmClockStatus::Invalid => "invalid",
             VmClockStatus::NoGenerationCounter => "no-generation-counter",
             VmClockStatus::Active => "active",
@@ -205,30 +222,40 @@ fn fork_detection() -> ForkDetection {
 }
 
 fn vmclock_report() -> VmClockReport {
+    let watch = crate::snapshot::process_watch();
+    // A look now, as a refill does (the page mapped, or the path looked at again).
+    let page = watch.look(crate::snapshot::NO_TIME);
+    let supported = cfg!(all(
+        any(target_os = "linux", target_os = "android"),
+        target_has_atomic = "64"
+    ));
     let mut report = VmClockReport {
-        path: crate::snapshot::vmclock_path(),
+        path: watch.path().to_path_buf(),
         status: VmClockStatus::Unsupported,
         flags: 0,
         generation: 0,
-        in_use: crate::snapshot::process_vmclock().is_some(),
+        in_use: false,
+        rechecked: supported,
+        replacement_seen: page.is_some() && watch.identity_checked(),
     };
-    report.status = match crate::snapshot::probe_vmclock() {
-        Probe::Missing => VmClockStatus::Missing,
-        Probe::Unreadable => VmClockStatus::Unreadable,
-        Probe::Invalid => VmClockStatus::Invalid,
-        Probe::Unsupported => VmClockStatus::Unsupported,
-        Probe::Mapped(page) => match page.read() {
-            None => VmClockStatus::Unreadable,
+    report.status = match (page, watch.found()) {
+        (Some(page), _) => match page.read_tries(crate::snapshot::SEQLOCK_TRIES) {
+            None => VmClockStatus::MidUpdate,
             Some(reading) => {
                 report.flags = reading.flags;
                 report.generation = u64::from_le(reading.generation);
                 if reading.flags & FLAG_VM_GEN_COUNTER_PRESENT == 0 {
                     VmClockStatus::NoGenerationCounter
                 } else {
+                    report.in_use = true;
                     VmClockStatus::Active
                 }
             }
         },
+        (None, Found::Missing) => VmClockStatus::Missing,
+        (None, Found::Unreadable) => VmClockStatus::Unreadable,
+        (None, Found::Invalid | Found::Mapped) => VmClockStatus::Invalid,
+        (None, Found::Unsupported | Found::NotYet) => VmClockStatus::Unsupported,
     };
     report
 }

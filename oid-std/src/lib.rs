@@ -42,7 +42,8 @@ pub use oid_core::*;
 ///   a clock stepping back moves the process to a new random value at once. When the clock is
 ///   before 1970 or unreadable, ids carry the newest second (1970-01-01 if there never was one).
 /// * **Snapshots and clones:** a VM restored from a snapshot (twice, or cloned) is seen by the
-///   VMClock page's generation counter, loaded on every id where `/dev/vmclock0` exists, and,
+///   VMClock page's generation counter, loaded on every id where `/dev/vmclock0` exists (looked
+///   for again at block refills while it is missing or mid-update), and,
 ///   on Linux and Android, by a jump of more than a few seconds of the wall clock against
 ///   `CLOCK_BOOTTIME` between two blocks of ids; either moves the process to a fresh random value
 ///   that differs between the copies. Restores without such a signal (a clock not set yet, or

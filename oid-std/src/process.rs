@@ -38,8 +38,9 @@
 //! * **After a snapshot restore or a clone** (see [`crate::snapshot`]): where the VMClock page
 //!   exists, a block is used only while the page's generation word still holds the block's
 //!   value (one more relaxed load per id, beside the epoch's), and every refill reads the page
-//!   under its sequence lock: a new generation moves the id space to a fresh random value
-//!   ([`IdSpace::rotate`]) that differs between copies. As a fallback (Linux, Android), every
+//!   under its sequence lock: a new generation, a page first seen, or a read that does not
+//!   settle moves the id space to a fresh random value ([`IdSpace::rotate`]) that differs
+//!   between copies. As a fallback (Linux, Android), every
 //!   refill compares the wall clock's second with `CLOCK_BOOTTIME` (elapsed time, never set):
 //!   their difference changes only when the wall clock is set, and a change of more than
 //!   [`JUMP_SECONDS`] since the previous refill rotates likewise. [`crate::reseed`] rotates and
@@ -62,7 +63,7 @@ use oid_core::{CapacityPolicy, Clock, Entropy, EntropyError, IdBlock, IdSpace, O
 use crate::entropy::OsEntropy;
 use crate::error::Error;
 use crate::fork::{Guard, GuardKind};
-use crate::snapshot::{Getrandom, SnapshotPolicy, VmClock};
+use crate::snapshot::{FLAG_VM_GEN_COUNTER_PRESENT, Getrandom, PageWatch, SnapshotPolicy};
 
 mod block;
 mod identity;

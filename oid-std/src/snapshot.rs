@@ -7,9 +7,11 @@
 //!
 //! * **VMClock** (`/dev/vmclock0`, Linux 7.0+ guests and the cloud microVM kernels): a page the
 //!   hypervisor updates, whose `vm_generation_counter` changes on every restore *before* the
-//!   vCPUs resume. oid-std maps it once, loads the counter's word beside the fork check on every
-//!   id (a thread's copied block is dropped before its next id) and reads it under the page's
-//!   sequence lock on every block refill.
+//!   vCPUs resume. oid-std maps it, loads the counter's word beside the fork check on every id
+//!   (a thread's copied block is dropped before its next id) and reads it under the page's
+//!   sequence lock on every block refill. Nothing is decided once for good ([`PageWatch`]): a
+//!   missing page is looked for again at refills, a read that does not settle counts as "maybe
+//!   restored", and a page file replaced by a rename is mapped again.
 //! * The wall clock against `CLOCK_BOOTTIME` on every block refill (see `process`), for VMs
 //!   without VMClock whose clock is set after the restore.
 //! * [`crate::reseed`], for runtimes that know they were restored.
@@ -20,8 +22,8 @@
 //! value mixes `getrandom` in.
 
 use std::hash::{DefaultHasher, Hasher};
-use std::sync::atomic::Ordering::{Acquire, Release};
-use std::sync::atomic::{AtomicU8, AtomicU64};
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64};
 
 use oid_core::EntropyError;
 
@@ -85,7 +87,9 @@ impl SnapshotPolicy {
 
 /// The environment variable naming a file to use in place of `/dev/vmclock0` (a regular file
 /// with the layout of `struct vmclock_abi`: how containers and tests provide the page). The
-/// file is mapped: it must keep its size (at least 112 bytes) while the process runs.
+/// file is mapped: it must keep its size (at least 112 bytes) while the process runs. Update it
+/// in place; a replacement by a rename is seen at each thread's next block refill (the file's
+/// device and inode are compared there), so the rest of each thread's block can still repeat.
 pub(crate) const VMCLOCK_ENV: &str = "OID_STD_VMCLOCK";
 
 /// The device Linux's VMClock driver creates for the first VMClock page.
@@ -97,8 +101,18 @@ const VMCLOCK_MAGIC: u32 = 0x4b4c_4356;
 pub(crate) const FLAG_VM_GEN_COUNTER_PRESENT: u64 = 1 << 8;
 /// Bytes up to the end of `vm_generation_counter` (the field is present when `size` reaches it).
 const SIZE_WITH_GENERATION: u32 = 112;
-/// Attempts to read the page between two updates of the hypervisor before giving up.
-const SEQLOCK_TRIES: u32 = 1 << 12;
+/// Attempts to read the page between two updates of the hypervisor before a refill takes it
+/// for "maybe restored" (a new random value). Each failed attempt is a load and a spin-loop
+/// hint: the `vmclock read` group of `cargo bench -p oid-benches --bench std_generate` measures
+/// the whole bound.
+pub(crate) const SEQLOCK_TRIES: u32 = 64;
+/// Attempts while the previous refill's read failed too (a page stuck mid-update), until one
+/// succeeds again: every refill then pays this little and draws a new random value.
+pub(crate) const TORN_TRIES: u32 = 4;
+/// Wall-clock seconds after a process's first look during which every block refill looks
+/// again for a page that is missing (or cannot be mapped); after them, at most once per
+/// second.
+pub(crate) const EAGER_SECONDS: u64 = 10;
 
 /// One consistent reading of the VMClock page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,23 +140,19 @@ impl VmClock {
     /// wrong.
     #[cfg(test)]
     pub(crate) fn map(path: &std::path::Path) -> Option<VmClock> {
-        VmClock::checked(crate::sys::map_vmclock(path)?)
+        let mapped = crate::sys::map_vmclock(path, VmClock::valid_header).ok()?;
+        Some(VmClock {
+            words: mapped.words,
+        })
     }
 
-    /// The process's page at [`vmclock_path`] (mapped once per process), if its header is
-    /// valid.
-    pub(crate) fn process() -> Option<VmClock> {
-        VmClock::checked(crate::sys::process_vmclock_words(vmclock_path)?)
-    }
-
-    /// `words` if they start with a VMClock header: magic, version 1, a size that holds the
+    /// Whether `words` start with a VMClock header: magic, version 1, a size that holds the
     /// generation counter.
-    fn checked(words: &'static crate::sys::VmClockWords) -> Option<VmClock> {
+    fn valid_header(words: &crate::sys::VmClockWords) -> bool {
         let head = u64::from_le(words[0].load(std::sync::atomic::Ordering::Relaxed));
         let version = u64::from_le(words[1].load(std::sync::atomic::Ordering::Relaxed)) as u16;
         let (magic, size) = (head as u32, (head >> 32) as u32);
-        (magic == VMCLOCK_MAGIC && version == 1 && size >= SIZE_WITH_GENERATION)
-            .then_some(VmClock { words })
+        magic == VMCLOCK_MAGIC && version == 1 && size >= SIZE_WITH_GENERATION
     }
 
     /// The word of `vm_generation_counter`, for the one relaxed load per id. Its raw value
@@ -151,17 +161,22 @@ impl VmClock {
         &self.words[13]
     }
 
+    /// [`read_tries`](Self::read_tries) with [`SEQLOCK_TRIES`].
+    #[cfg(test)]
+    pub(crate) fn read(&self) -> Option<VmClockReading> {
+        self.read_tries(SEQLOCK_TRIES)
+    }
+
     /// The flags and generation counter, read under the page's sequence lock (`seq_count`, odd
-    /// while the hypervisor updates the page); `None` if no quiet moment came in
-    /// [`SEQLOCK_TRIES`] attempts. `generation` is the raw word (as [`generation_word`] loads
-    /// it).
+    /// while the hypervisor updates the page); `None` if no quiet moment came in `tries`
+    /// attempts. `generation` is the raw word (as [`generation_word`] loads it).
     ///
     /// [`generation_word`]: Self::generation_word
-    pub(crate) fn read(&self) -> Option<VmClockReading> {
+    pub(crate) fn read_tries(&self, tries: u32) -> Option<VmClockReading> {
         use std::sync::atomic::Ordering::{Acquire, Relaxed};
         use std::sync::atomic::fence;
         let seq = |w: u64| (u64::from_le(w) >> 32) as u32;
-        for _ in 0..SEQLOCK_TRIES {
+        for _ in 0..tries {
             let before = seq(self.words[1].load(Acquire));
             if before & 1 == 1 {
                 std::hint::spin_loop();
@@ -187,14 +202,15 @@ impl VmClock {
     pub(crate) fn map(_path: &std::path::Path) -> Option<VmClock> {
         None
     }
-    pub(crate) fn process() -> Option<VmClock> {
-        None
-    }
     pub(crate) fn generation_word(&self) -> &'static AtomicU64 {
         static NEVER: AtomicU64 = AtomicU64::new(0);
         &NEVER
     }
+    #[cfg(test)]
     pub(crate) fn read(&self) -> Option<VmClockReading> {
+        None
+    }
+    pub(crate) fn read_tries(&self, _tries: u32) -> Option<VmClockReading> {
         None
     }
 }
@@ -204,91 +220,220 @@ pub(crate) fn vmclock_path() -> std::path::PathBuf {
     std::env::var_os(VMCLOCK_ENV).map_or_else(|| VMCLOCK_DEVICE.into(), Into::into)
 }
 
-/// What was found at [`vmclock_path`].
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Probe {
+/// What the last look at the VMClock path found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Found {
+    /// Not looked yet.
+    NotYet,
     /// Nothing at the path.
     Missing,
-    /// There, but it cannot be opened, mapped or read consistently.
+    /// There, but it cannot be opened or mapped.
     Unreadable,
     /// Not a VMClock page of version 1 holding the generation counter.
     Invalid,
     /// Not read on this system.
     Unsupported,
-    /// A valid page.
-    Mapped(VmClock),
+    /// A page with a valid header, in use.
+    Mapped,
 }
 
-/// [`probe_vmclock`]'s answer, as a number (0: not probed yet).
-static PROBE: AtomicU8 = AtomicU8::new(0);
-/// [`process_vmclock`]'s answer: 0 not asked yet, 1 none, 2 the page.
-static ACTIVE: AtomicU8 = AtomicU8::new(0);
-
-/// Looks at the VMClock path once per process and keeps what it found (the page stays
-/// mapped). No lock (a `OnceLock` included): a child forked while another thread probes must
-/// not inherit a lock held by a thread it does not have; racing first calls each probe.
-pub(crate) fn probe_vmclock() -> Probe {
-    let code = match PROBE.load(Acquire) {
-        0 => {
-            let code = probe_now();
-            PROBE.store(code, Release);
-            code
-        }
-        code => code,
-    };
-    match code {
-        1 => Probe::Missing,
-        2 => Probe::Unreadable,
-        3 => Probe::Invalid,
-        5 => VmClock::process().map_or(Probe::Invalid, Probe::Mapped),
-        _ => Probe::Unsupported,
-    }
+impl Found {
+    const ALL: [Found; 6] = [
+        Found::NotYet,
+        Found::Missing,
+        Found::Unreadable,
+        Found::Invalid,
+        Found::Unsupported,
+        Found::Mapped,
+    ];
 }
 
-/// What is at [`vmclock_path`] now, as [`PROBE`] stores it.
-fn probe_now() -> u8 {
-    if !cfg!(all(
+/// `now` when a refill had no clock reading (the look is not paced then): the refill's own
+/// "no reading" value, so a refill passes its reading as it is.
+pub(crate) const NO_TIME: u64 = u64::MAX;
+
+/// A generator's VMClock page: where it is looked for, the page in use, and when to look
+/// again. No verdict is kept for good: while there is no working page, block refills look at
+/// the path again ([`EAGER_SECONDS`], then once per second), and a regular file's identity is
+/// compared at every refill, so a page that appears, settles or is replaced by a rename is
+/// picked up. No lock (a child forked while another thread looks must not inherit a held
+/// lock): one thread looks at a time, the others go on with the page published.
+pub(crate) struct PageWatch {
+    /// `None`: [`vmclock_path`], read at the first look.
+    path: crate::sys::StaticSlot<std::path::PathBuf>,
+    #[cfg(all(
         any(target_os = "linux", target_os = "android"),
         target_has_atomic = "64"
-    )) {
-        return 4;
+    ))]
+    page: crate::sys::StaticSlot<crate::sys::VmClockWords>,
+    /// A hash of the page file's (device, inode) when it is a regular file; 0 for the device
+    /// (updated in place by the hypervisor) or no page.
+    identity: AtomicU64,
+    /// [`Found`], as its index.
+    found: AtomicU8,
+    /// The wall-clock second of the first look and of the last, or [`NO_TIME`].
+    first: AtomicU64,
+    last: AtomicU64,
+    /// The process id of the thread looking now (0: none). A value copied from a parent is
+    /// free in the child.
+    looking: AtomicU32,
+    /// The last refill's read of the page did not settle.
+    pub(crate) torn: AtomicBool,
+}
+
+/// The process-wide generator's page: `/dev/vmclock0` or `OID_STD_VMCLOCK`.
+static PROCESS_WATCH: PageWatch = PageWatch::new();
+
+/// The process-wide generator's page watch.
+pub(crate) fn process_watch() -> &'static PageWatch {
+    &PROCESS_WATCH
+}
+
+impl PageWatch {
+    pub(crate) const fn new() -> PageWatch {
+        PageWatch {
+            path: crate::sys::StaticSlot::new(),
+            #[cfg(all(
+                any(target_os = "linux", target_os = "android"),
+                target_has_atomic = "64"
+            ))]
+            page: crate::sys::StaticSlot::new(),
+            identity: AtomicU64::new(0),
+            found: AtomicU8::new(0),
+            first: AtomicU64::new(NO_TIME),
+            last: AtomicU64::new(NO_TIME),
+            looking: AtomicU32::new(0),
+            torn: AtomicBool::new(false),
+        }
     }
-    let path = vmclock_path();
-    if !path.exists() {
-        return 1;
+
+    /// A watch of a test's own path.
+    #[cfg(test)]
+    pub(crate) fn at(path: std::path::PathBuf) -> &'static PageWatch {
+        let watch: &'static PageWatch = Box::leak(Box::new(PageWatch::new()));
+        watch.path.get_or_leak(|| path);
+        watch
     }
-    if std::fs::File::open(&path).is_err() {
-        return 2;
+
+    /// The path looked at.
+    pub(crate) fn path(&self) -> &'static std::path::Path {
+        self.path.get_or_leak(vmclock_path)
     }
-    match VmClock::process() {
-        Some(_) => 5,
-        None => 3,
+
+    /// What the last look found.
+    pub(crate) fn found(&self) -> Found {
+        Found::ALL
+            .get(usize::from(self.found.load(Relaxed)))
+            .copied()
+            .unwrap_or(Found::NotYet)
+    }
+
+    /// Whether the page in use is a regular file whose identity refills compare.
+    pub(crate) fn identity_checked(&self) -> bool {
+        self.identity.load(Relaxed) != 0
+    }
+
+    /// The page to read at a block refill whose wall-clock second is `now` ([`NO_TIME`]: none),
+    /// looking at the path again where needed: no page yet and a look is due, or a regular
+    /// file whose identity changed (replaced by a rename, or removed).
+    #[cfg(all(
+        any(target_os = "linux", target_os = "android"),
+        target_has_atomic = "64"
+    ))]
+    pub(crate) fn look(&self, now: u64) -> Option<VmClock> {
+        let page = self.page.load();
+        let identity = self.identity.load(Acquire);
+        match page {
+            // The device: updated in place, nothing to compare (no system call).
+            Some(words) if identity == 0 => return Some(VmClock { words }),
+            // A regular file: still the same file? One `statx` per refill.
+            Some(words) => {
+                let now_there = crate::sys::file_identity(self.path()).map(identity_hash);
+                if now_there == Some(identity) {
+                    return Some(VmClock { words });
+                }
+            }
+            None if !self.due(now) => return None,
+            None => {}
+        }
+        self.look_now(now)
+    }
+
+    #[cfg(not(all(
+        any(target_os = "linux", target_os = "android"),
+        target_has_atomic = "64"
+    )))]
+    pub(crate) fn look(&self, _now: u64) -> Option<VmClock> {
+        self.found.store(Found::Unsupported as u8, Relaxed);
+        None
+    }
+
+    /// Whether a refill at `now` looks for a missing page: always in the first
+    /// [`EAGER_SECONDS`] after the first look, then when the second changed since the last.
+    fn due(&self, now: u64) -> bool {
+        let first = self.first.load(Relaxed);
+        now == NO_TIME
+            || first == NO_TIME
+            || now.wrapping_sub(first) < EAGER_SECONDS
+            || self.last.load(Relaxed) != now
+    }
+
+    /// Looks at the path now and publishes what it found (one thread at a time: the others
+    /// return the page published).
+    #[cfg(all(
+        any(target_os = "linux", target_os = "android"),
+        target_has_atomic = "64"
+    ))]
+    #[cold]
+    fn look_now(&self, now: u64) -> Option<VmClock> {
+        let me = std::process::id();
+        let holder = self.looking.load(Relaxed);
+        if holder == me
+            || self
+                .looking
+                .compare_exchange(holder, me, Acquire, Relaxed)
+                .is_err()
+        {
+            return self.page.load().map(|words| VmClock { words });
+        }
+        if now != NO_TIME {
+            let _ = self.first.compare_exchange(NO_TIME, now, Relaxed, Relaxed);
+            self.last.store(now, Relaxed);
+        }
+        let found = match crate::sys::map_vmclock(self.path(), VmClock::valid_header) {
+            Ok(mapped) => {
+                // The identity first: a thread that sees the new page compares with its file.
+                self.identity
+                    .store(mapped.identity.map_or(0, identity_hash), Release);
+                self.page.store(Some(mapped.words));
+                Found::Mapped
+            }
+            Err(e) => {
+                self.page.store(None);
+                self.identity.store(0, Release);
+                match e {
+                    crate::sys::MapError::Missing => Found::Missing,
+                    crate::sys::MapError::Unreadable => Found::Unreadable,
+                    crate::sys::MapError::Invalid => Found::Invalid,
+                }
+            }
+        };
+        self.found.store(found as u8, Relaxed);
+        self.looking.store(0, Release);
+        self.page.load().map(|words| VmClock { words })
     }
 }
 
-/// The process's VMClock page, if it has one whose generation counter is present (the flag
-/// [`FLAG_VM_GEN_COUNTER_PRESENT`], read once).
-pub(crate) fn process_vmclock() -> Option<VmClock> {
-    let active = match ACTIVE.load(Acquire) {
-        0 => {
-            let active = match probe_vmclock() {
-                Probe::Mapped(page) => page
-                    .read()
-                    .is_some_and(|r| r.flags & FLAG_VM_GEN_COUNTER_PRESENT != 0),
-                _ => false,
-            };
-            let code = if active { 2 } else { 1 };
-            ACTIVE.store(code, Release);
-            code
-        }
-        code => code,
-    };
-    if active == 2 {
-        // Mapped once already: this returns the published page (two loads of its header).
-        VmClock::process()
-    } else {
-        None
-    }
+/// A file identity as one nonzero word.
+#[cfg(all(
+    any(target_os = "linux", target_os = "android"),
+    target_has_atomic = "64"
+))]
+fn identity_hash((dev, ino): (u64, u64)) -> u64 {
+    let mut h = DefaultHasher::new();
+    h.write_u64(dev);
+    h.write_u64(ino);
+    h.finish() | 1
 }
 
 /// The OS random source as the generator calls it (a function, so tests can give a double).

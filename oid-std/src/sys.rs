@@ -195,28 +195,73 @@ pub(crate) fn host_name() -> Option<Vec<u8>> {
 ))]
 pub(crate) type VmClockWords = [core::sync::atomic::AtomicU64; 14];
 
-/// Maps the first page of `path` (the VMClock device `/dev/vmclock0`, or a regular file of the
-/// same layout) read-only and shared, so that the hypervisor's (or a test's) later writes show
-/// through; `None` if it cannot be opened or mapped, or is shorter than the structure. Returns
-/// the mapping's start and length.
+/// Why [`map_vmclock`] found no page.
 #[cfg(all(
     any(target_os = "linux", target_os = "android"),
     target_has_atomic = "64"
 ))]
-fn map_vmclock_raw(path: &std::path::Path) -> Option<(*mut VmClockWords, usize)> {
-    use std::os::fd::AsRawFd;
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MapError {
+    /// Nothing at the path.
+    Missing,
+    /// There, but it cannot be opened or mapped.
+    Unreadable,
+    /// Mapped, but shorter than the structure or refused by the caller's check.
+    Invalid,
+}
 
-    let file = std::fs::File::open(path).ok()?;
-    let meta = file.metadata().ok()?;
+/// A VMClock page mapped by [`map_vmclock`].
+#[cfg(all(
+    any(target_os = "linux", target_os = "android"),
+    target_has_atomic = "64"
+))]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MappedPage {
+    pub(crate) words: &'static VmClockWords,
+    /// The file's identity (device, inode) when it is a regular file, which a rename can
+    /// replace; `None` for the device, which the hypervisor updates in place.
+    pub(crate) identity: Option<(u64, u64)>,
+}
+
+/// The identity (device, inode) of the regular file at `path`, or `None` (missing, or not a
+/// regular file). One `statx` system call.
+#[cfg(unix)]
+pub(crate) fn file_identity(path: &std::path::Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path).ok()?;
+    meta.is_file().then(|| (meta.dev(), meta.ino()))
+}
+
+/// Maps the first page of `path` (the VMClock device `/dev/vmclock0`, or a regular file of the
+/// same layout) read-only and shared, so that the hypervisor's (or a test's) later writes show
+/// through, and keeps it if `accept` takes its words: for the rest of the program (never
+/// unmapped, since threads keep references to it; a process replaces its page only when the
+/// file at its path is replaced, one page each time). A refused page is unmapped at once.
+#[cfg(all(
+    any(target_os = "linux", target_os = "android"),
+    target_has_atomic = "64"
+))]
+pub(crate) fn map_vmclock(
+    path: &std::path::Path,
+    accept: impl FnOnce(&VmClockWords) -> bool,
+) -> Result<MappedPage, MapError> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::MetadataExt;
+
+    let file = std::fs::File::open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => MapError::Missing,
+        _ => MapError::Unreadable,
+    })?;
+    let meta = file.metadata().map_err(|_| MapError::Unreadable)?;
     // A regular file shorter than the structure would fault (SIGBUS) past its end; the device
     // is a character device whose size reads 0 and whose page is a whole page.
     if meta.is_file() && meta.len() < core::mem::size_of::<VmClockWords>() as u64 {
-        return None;
+        return Err(MapError::Invalid);
     }
     // SAFETY: sysconf has no preconditions.
     let len = match usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }) {
         Ok(n) if n >= core::mem::size_of::<VmClockWords>() => n,
-        _ => return None,
+        _ => return Err(MapError::Unreadable),
     };
     // SAFETY: a new read-only shared mapping of the file's first page (the device accepts
     // exactly one page at offset 0, read-only), at an address of the kernel's choosing: no
@@ -231,60 +276,25 @@ fn map_vmclock_raw(path: &std::path::Path) -> Option<(*mut VmClockWords, usize)>
             0,
         )
     };
-    (page != libc::MAP_FAILED).then_some((page.cast::<VmClockWords>(), len))
-}
-
-/// [`map_vmclock_raw`] as a reference that lives for the rest of the program (never unmapped):
-/// for the tests' own pages.
-#[cfg(all(
-    test,
-    any(target_os = "linux", target_os = "android"),
-    target_has_atomic = "64"
-))]
-pub(crate) fn map_vmclock(path: &std::path::Path) -> Option<&'static VmClockWords> {
-    let (page, _) = map_vmclock_raw(path)?;
-    // SAFETY: as in `process_vmclock_words`: a readable, page-aligned mapping of at least 112
-    // bytes, never unmapped, only read with atomic loads.
-    Some(unsafe { &*page })
-}
-
-/// The process's VMClock mapping of `path()`: mapped by the first call that succeeds (`path` is
-/// not called once it is) and kept for
-/// the rest of the program (a thread that loses a race to publish its own mapping unmaps it).
-/// No lock: a child forked while another thread maps the page must not inherit a held lock.
-#[cfg(all(
-    any(target_os = "linux", target_os = "android"),
-    target_has_atomic = "64"
-))]
-pub(crate) fn process_vmclock_words(
-    path: impl FnOnce() -> std::path::PathBuf,
-) -> Option<&'static VmClockWords> {
-    use core::sync::atomic::AtomicPtr;
-    use core::sync::atomic::Ordering::{AcqRel, Acquire};
-
-    static PAGE: AtomicPtr<VmClockWords> = AtomicPtr::new(core::ptr::null_mut());
-    let published = PAGE.load(Acquire);
-    if !published.is_null() {
-        // SAFETY: see below: a published page is valid for the rest of the program.
-        return Some(unsafe { &*published });
+    if page == libc::MAP_FAILED {
+        return Err(MapError::Unreadable);
     }
-    let (fresh, len) = map_vmclock_raw(&path())?;
-    let page = match PAGE.compare_exchange(core::ptr::null_mut(), fresh, AcqRel, Acquire) {
-        Ok(_) => fresh,
-        Err(winner) => {
-            // SAFETY: `fresh` is our own mapping of `len` bytes, never published or read.
-            unsafe { libc::munmap(fresh.cast(), len) };
-            winner
-        }
-    };
-    // SAFETY: `page` is a mapping made by `map_vmclock_raw`: page-aligned (so 8-byte aligned),
-    // at least 112 bytes long and readable; once published it is never unmapped, so it lives
-    // for the rest of the program. It is only read, with atomic loads: a hypervisor (or a
-    // test's writes to the file) may change it at any time, which atomics allow and plain
-    // references would not. `[AtomicU64; 14]` has the layout of `[u64; 14]`. A regular file
-    // truncated below 112 bytes later would fault: the documentation of `OID_STD_VMCLOCK` says
-    // the file must keep its size.
-    Some(unsafe { &*page })
+    // SAFETY: `page` is the mapping made above: page-aligned (so 8-byte aligned), at least 112
+    // bytes long and readable. Unless refused below, it is never unmapped, so it lives for the
+    // rest of the program. It is only read, with atomic loads: a hypervisor (or a test's writes
+    // to the file) may change it at any time, which atomics allow and plain references would
+    // not. `[AtomicU64; 14]` has the layout of `[u64; 14]`. A regular file truncated below 112
+    // bytes later would fault: the documentation of `OID_STD_VMCLOCK` says the file must keep
+    // its size (replacing it by a rename is fine: the old mapping keeps the old file).
+    let words: &'static VmClockWords = unsafe { &*page.cast::<VmClockWords>() };
+    if !accept(words) {
+        // SAFETY: our own mapping of `len` bytes; `accept` returned and kept no reference (its
+        // argument's lifetime is the call's), and it was never published.
+        unsafe { libc::munmap(page, len) };
+        return Err(MapError::Invalid);
+    }
+    let identity = meta.is_file().then(|| (meta.dev(), meta.ino()));
+    Ok(MappedPage { words, identity })
 }
 
 /// A value from the CPU's random number instruction: RDRAND (RDSEED where only it exists) on
@@ -448,5 +458,49 @@ pub(crate) mod test_fork {
         // SAFETY: `status` is a valid int for the whole call; `pid` is a child of ours.
         let rc = unsafe { libc::waitpid(pid, &mut status, 0) };
         rc == pid && libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
+    }
+}
+
+/// A slot holding a `&'static T` (or nothing) that threads replace atomically: for the
+/// VMClock page in use and the path it came from.
+pub(crate) struct StaticSlot<T: 'static>(core::sync::atomic::AtomicPtr<T>);
+
+impl<T: 'static> StaticSlot<T> {
+    pub(crate) const fn new() -> Self {
+        StaticSlot(core::sync::atomic::AtomicPtr::new(core::ptr::null_mut()))
+    }
+
+    /// What the slot holds.
+    pub(crate) fn load(&self) -> Option<&'static T> {
+        let p = self.0.load(core::sync::atomic::Ordering::Acquire);
+        // SAFETY: the slot only ever holds null or a pointer made from a `&'static T` (`store`,
+        // `get_or_leak`), valid for the rest of the program; only shared references are made.
+        (!p.is_null()).then(|| unsafe { &*p })
+    }
+
+    /// Replaces what the slot holds.
+    pub(crate) fn store(&self, value: Option<&'static T>) {
+        let p = value.map_or(core::ptr::null_mut(), |v| core::ptr::from_ref(v).cast_mut());
+        self.0.store(p, core::sync::atomic::Ordering::Release);
+    }
+
+    /// What the slot holds, or `make()`'s value leaked into it if it holds nothing (a thread
+    /// that loses a race leaks its own value once).
+    pub(crate) fn get_or_leak(&self, make: impl FnOnce() -> T) -> &'static T {
+        if let Some(v) = self.load() {
+            return v;
+        }
+        let fresh: &'static T = Box::leak(Box::new(make()));
+        let p = core::ptr::from_ref(fresh).cast_mut();
+        match self.0.compare_exchange(
+            core::ptr::null_mut(),
+            p,
+            core::sync::atomic::Ordering::AcqRel,
+            core::sync::atomic::Ordering::Acquire,
+        ) {
+            Ok(_) => fresh,
+            // SAFETY: as in `load`: a published pointer comes from a `&'static T`.
+            Err(winner) => unsafe { &*winner },
+        }
     }
 }

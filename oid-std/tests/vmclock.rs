@@ -1,6 +1,6 @@
 //! The process-wide generator with a VMClock page given by `OID_STD_VMCLOCK` (a regular file of
-//! the `vmclock_abi` layout, as containers and tests provide it). The variable is read once per
-//! process, so each case runs in a fresh copy of this test binary.
+//! the `vmclock_abi` layout, as containers and tests provide it). The variable is read at the
+//! process's first look, so each case runs in a fresh copy of this test binary.
 #![cfg(target_os = "linux")]
 
 use std::os::unix::fs::FileExt;
@@ -86,6 +86,23 @@ fn the_generator_follows_the_page_named_by_the_variable() {
             let (a, b) = (oid_std::new(), oid_std::new());
             assert!(a < b);
         }
+        (Ok("appears"), Some(path)) => {
+            // A running process: no page at its first id, one later (a driver loaded by udev
+            // after early services). Its next refill picks it up, with a new random value.
+            assert_eq!(diagnostics::report().vmclock.status, VmClockStatus::Missing);
+            assert!(diagnostics::report().vmclock.rechecked);
+            let before = oid_std::new();
+            page(&path, 1 << 8, 5).expect("writing the page");
+            // Ids until the thread's block is used up and refilled.
+            let after = (0..1_000)
+                .map(|_| oid_std::new())
+                .find(|id| id.to_parts().random != before.to_parts().random);
+            assert!(after.is_some(), "the page was not picked up");
+            let report = diagnostics::report();
+            assert_eq!(report.vmclock.status, VmClockStatus::Active);
+            assert!(report.vmclock.in_use);
+            assert!(report.vmclock.replacement_seen, "a regular file");
+        }
         (Ok("invalid"), Some(_)) => {
             assert_eq!(diagnostics::report().vmclock.status, VmClockStatus::Invalid);
         }
@@ -97,10 +114,12 @@ fn the_generator_follows_the_page_named_by_the_variable() {
             page(&no_flag, 0, 5).expect("writing the page");
             assert_eq!(run_as("no-flag", &no_flag), None);
             assert_eq!(run_as("missing", &scratch("missing")), None);
+            let appears = scratch("appears");
+            assert_eq!(run_as("appears", &appears), None);
             let invalid = scratch("invalid");
             std::fs::write(&invalid, vec![0u8; 4096]).expect("write");
             assert_eq!(run_as("invalid", &invalid), None);
-            for p in [active, no_flag, invalid] {
+            for p in [active, no_flag, invalid, appears] {
                 let _ = std::fs::remove_file(p);
             }
         }

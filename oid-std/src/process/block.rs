@@ -69,7 +69,7 @@ pub(super) fn refill<M: Mode, C: Clock>(
     let mut waited = false;
     let (id, vm, want, block) = loop {
         let id = s.identity::<M>(&mut OsEntropy)?;
-        let vm = s.check_vmclock();
+        let vm = s.check_vmclock(reading);
         s.check_jump(reading, elapsed);
         let want =
             if id.guard.kind == GuardKind::Pid || s.snapshot_policy() != SnapshotPolicy::Signals {

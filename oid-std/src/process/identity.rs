@@ -41,9 +41,11 @@ pub(crate) struct Shared {
     pub(super) offset: AtomicU64,
     /// Where the VMClock page comes from: `None`, the process's (`/dev/vmclock0` or
     /// `OID_STD_VMCLOCK`); tests give their own.
-    pub(super) vmclock: Option<Option<VmClock>>,
-    /// The raw VMClock generation word the ids' random value was drawn (or last checked) under.
+    pub(super) watch: Option<&'static PageWatch>,
+    /// The raw VMClock generation word the ids' random value was drawn (or last checked) under:
+    /// the last one read consistently (a torn read records nothing), once `vmgen_known`.
     pub(super) vmgen: AtomicU64,
+    pub(super) vmgen_known: AtomicBool,
     /// The [`SnapshotPolicy`] as a number.
     pub(super) snapshot_policy: AtomicU8,
     /// The OS random source for new random values (a test double in the clone harness).
@@ -62,17 +64,18 @@ impl Shared {
             last_epoch: AtomicU32::new(0),
             guard,
             offset: AtomicU64::new(NO_OFFSET),
-            vmclock: None,
+            watch: None,
             vmgen: AtomicU64::new(0),
+            vmgen_known: AtomicBool::new(false),
             snapshot_policy: AtomicU8::new(0),
             getrandom: crate::snapshot::os_getrandom,
         }
     }
 
-    /// With a VMClock page of the test's own (`None`: none), not the process's.
+    /// With a VMClock page watch of the test's own, not the process's.
     #[cfg(test)]
-    pub(crate) const fn with_vmclock(mut self, page: Option<VmClock>) -> Shared {
-        self.vmclock = Some(page);
+    pub(crate) const fn with_watch(mut self, watch: &'static PageWatch) -> Shared {
+        self.watch = Some(watch);
         self
     }
 
@@ -83,10 +86,10 @@ impl Shared {
         self
     }
 
-    pub(super) fn vmclock(&self) -> Option<VmClock> {
-        match self.vmclock {
-            Some(page) => page,
-            None => crate::snapshot::process_vmclock(),
+    pub(super) fn watch(&self) -> &'static PageWatch {
+        match self.watch {
+            Some(watch) => watch,
+            None => crate::snapshot::process_watch(),
         }
     }
 
@@ -98,19 +101,45 @@ impl Shared {
         self.snapshot_policy.store(policy.to_u8(), Relaxed);
     }
 
-    /// Reads the VMClock page (under its sequence lock): when its generation differs from the
-    /// one the random value was drawn under, moves to a fresh clone-divergent random value
-    /// first, then records the generation (a thread that sees the new generation recorded also
-    /// sees the rotation). Returns the generation word and the value read, for the block.
+    /// Reads the VMClock page (under its sequence lock; the watch looks for a page that was
+    /// missing, or replaced, first): when its generation differs from the one the random value
+    /// was drawn under, or none was known (a page that appeared or settled since), moves to a
+    /// fresh clone-divergent random value first, then records the generation (a thread that
+    /// sees the new generation recorded also sees the rotation). A read that does not settle
+    /// cannot tell whether a restore happened: a fresh random value too, nothing recorded.
+    /// Returns the generation word and the value the block is checked against per id: the one
+    /// read, or after a torn read the word as it is now (a change drops the block).
     #[inline]
-    pub(super) fn check_vmclock(&self) -> Option<(&'static AtomicU64, u64)> {
-        let page = self.vmclock()?;
-        let reading = page.read()?;
-        if self.vmgen.load(Acquire) != reading.generation {
-            self.rotate_fresh();
-            self.vmgen.store(reading.generation, Release);
+    pub(super) fn check_vmclock(&self, reading: u64) -> Option<(&'static AtomicU64, u64)> {
+        let watch = self.watch();
+        let page = watch.look(reading)?;
+        let tries = if watch.torn.load(Relaxed) {
+            crate::snapshot::TORN_TRIES
+        } else {
+            crate::snapshot::SEQLOCK_TRIES
+        };
+        let word = page.generation_word();
+        match page.read_tries(tries) {
+            Some(r) => {
+                if watch.torn.load(Relaxed) {
+                    watch.torn.store(false, Relaxed);
+                }
+                if r.flags & FLAG_VM_GEN_COUNTER_PRESENT == 0 {
+                    return None;
+                }
+                if !self.vmgen_known.load(Acquire) || self.vmgen.load(Acquire) != r.generation {
+                    self.rotate_fresh();
+                    self.vmgen.store(r.generation, Release);
+                    self.vmgen_known.store(true, Release);
+                }
+                Some((word, r.generation))
+            }
+            None => {
+                watch.torn.store(true, Relaxed);
+                self.rotate_fresh();
+                Some((word, word.load(Acquire)))
+            }
         }
-        Some((page.generation_word(), reading.generation))
     }
 
     /// A new clone-divergent random value for the ids, and a new epoch, so that every thread
@@ -275,8 +304,12 @@ impl Shared {
         // the same kernel random state as its other copies: mix in what differs between them.
         crate::snapshot::mix_divergent(&mut buf);
         self.weak.store(weak, Relaxed);
-        if let Some(reading) = self.vmclock().and_then(|p| p.read()) {
-            self.vmgen.store(reading.generation, Release);
+        let page = self.watch().look(crate::snapshot::NO_TIME);
+        if let Some(r) = page.and_then(|p| p.read_tries(crate::snapshot::SEQLOCK_TRIES)) {
+            if r.flags & FLAG_VM_GEN_COUNTER_PRESENT != 0 {
+                self.vmgen.store(r.generation, Release);
+                self.vmgen_known.store(true, Release);
+            }
         }
         self.ids.reseed(
             [buf[0], buf[1], buf[2], buf[3], buf[4]],

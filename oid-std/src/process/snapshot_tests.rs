@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use oid_core::{FixedClock, ManualClock};
 
 use super::*;
-use crate::snapshot::{FLAG_VM_GEN_COUNTER_PRESENT, SnapshotPolicy};
+use crate::snapshot::{FLAG_VM_GEN_COUNTER_PRESENT, SnapshotPolicy, VmClock};
 use crate::sys::test_fork;
 
 /// The wall clock and boot clock at the snapshot.
@@ -147,10 +147,10 @@ fn common_ids(scenario: &Scenario, signal: Signal, cloned_random: bool) -> usize
     // Fork signals defeated: an atfork guard whose words no handler clears.
     let mut shared = shared(GuardKind::AtFork);
     let page = (signal == Signal::VmClock).then(|| vmclock_file(FLAG_VM_GEN_COUNTER_PRESENT, 7));
-    let vmclock = page
-        .as_ref()
-        .map(|p| VmClock::map(p).expect("mapping the fake VMClock page"));
-    shared = shared.with_vmclock(vmclock);
+    // No page: a watch of a path where none ever appears.
+    shared = shared.with_watch(PageWatch::at(
+        page.clone().unwrap_or_else(|| scratch("no-page")),
+    ));
     if cloned_random {
         shared = shared.with_getrandom(cloned_getrandom);
     }
@@ -264,7 +264,7 @@ fn without_a_signal_copies_share_what_the_docs_table_says() {
 #[test]
 fn a_vmclock_bump_drops_a_live_block_before_the_next_id() {
     let path = vmclock_file(FLAG_VM_GEN_COUNTER_PRESENT, 1);
-    let s = shared(GuardKind::WipeOnFork).with_vmclock(VmClock::map(&path));
+    let s = shared(GuardKind::WipeOnFork).with_watch(PageWatch::at(path.clone()));
     let l = Local::new();
     let clock = FixedClock::at(WALL);
     let boot = ManualBoot(AtomicU64::new(BOOT));
@@ -352,7 +352,7 @@ impl Elapsed for RestoreOnRead {
 #[test]
 fn a_restore_between_the_page_check_and_the_reservation_drops_that_block() {
     let path = vmclock_file(FLAG_VM_GEN_COUNTER_PRESENT, 1);
-    let s = shared(GuardKind::WipeOnFork).with_vmclock(VmClock::map(&path));
+    let s = shared(GuardKind::WipeOnFork).with_watch(PageWatch::at(path.clone()));
     let l = Local::new();
     let clock = FixedClock::at(WALL);
     let quiet = ManualBoot(AtomicU64::new(BOOT));
@@ -374,4 +374,225 @@ fn a_restore_between_the_page_check_and_the_reservation_drops_that_block() {
         "an id from a block reserved across the restore"
     );
     let _ = std::fs::remove_file(path);
+}
+
+/// A state of the VMClock page that is not clean (docs/uniqueness.md, "Snapshots and clones").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PageState {
+    /// Absent at the first id (the driver loaded later); there before the snapshot.
+    AppearsAfterFirstId,
+    /// Absent until the restore: it appears in the copies only.
+    AppearsAtRestore,
+    /// Mid-update (sequence count odd) for 50 ms from the first id, then settled.
+    OddAtFirstId,
+    /// Mid-update from the first id on, for good; the restore changes the generation anyway.
+    StuckOdd,
+    /// Replaced by a rename at the restore (a new file with the new generation).
+    Renamed,
+}
+
+/// Sets the page's sequence count (odd: an update in progress).
+fn set_seq(path: &PathBuf, seq: u32) {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .and_then(|f| f.write_all_at(&seq.to_le_bytes(), 12))
+        .expect("seq_count");
+}
+
+/// One snapshot of a process whose page is in `state`, two copies restored from it with the
+/// wall clock not set (no other signal): the ids the copies have in common, and the ids left in
+/// the thread's block at the snapshot.
+fn common_ids_with_page(state: PageState, cloned_random: bool) -> (usize, usize) {
+    let path = scratch("page");
+    match state {
+        PageState::AppearsAfterFirstId | PageState::AppearsAtRestore => {}
+        _ => {
+            let made = vmclock_file(FLAG_VM_GEN_COUNTER_PRESENT, 7);
+            std::fs::rename(made, &path).expect("placing the page");
+        }
+    }
+    if matches!(state, PageState::OddAtFirstId | PageState::StuckOdd) {
+        set_seq(&path, 3);
+    }
+    let mut shared = shared(GuardKind::AtFork).with_watch(PageWatch::at(path.clone()));
+    if cloned_random {
+        shared = shared.with_getrandom(cloned_getrandom);
+    }
+    let s: &'static Shared = Box::leak(Box::new(shared));
+    let l = Local::new();
+    let clock = ManualClock::at(WALL);
+    let boot = ManualBoot(AtomicU64::new(BOOT));
+    let Ok(_) = next_in::<Lenient, _>(s, &l, &clock, &boot);
+    let settle = match state {
+        PageState::AppearsAfterFirstId => {
+            let made = vmclock_file(FLAG_VM_GEN_COUNTER_PRESENT, 7);
+            std::fs::rename(made, &path).expect("the page appears");
+            None
+        }
+        PageState::OddAtFirstId => {
+            let p = path.clone();
+            Some(std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                set_seq(&p, 4);
+            }))
+        }
+        _ => None,
+    };
+    for _ in 0..500 {
+        let Ok(_) = next_in::<Lenient, _>(s, &l, &clock, &boot);
+    }
+    if let Some(t) = settle {
+        t.join().expect("the page settles");
+    }
+    for _ in 0..500 {
+        let Ok(_) = next_in::<Lenient, _>(s, &l, &clock, &boot);
+    }
+    let residue = l.left.get() as usize;
+    assert!(residue > 0, "{state:?}: a live block at the snapshot");
+    // The restore, before the copies run.
+    match state {
+        PageState::AppearsAtRestore => {
+            let made = vmclock_file(FLAG_VM_GEN_COUNTER_PRESENT, 8);
+            std::fs::rename(made, &path).expect("the page appears");
+        }
+        PageState::StuckOdd => {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .and_then(|f| f.write_all_at(&8u64.to_le_bytes(), 104))
+                .expect("vm_generation_counter");
+        }
+        PageState::Renamed => {
+            let made = vmclock_file(FLAG_VM_GEN_COUNTER_PRESENT, 8);
+            std::fs::rename(made, &path).expect("the page replaced");
+        }
+        PageState::AppearsAfterFirstId | PageState::OddAtFirstId => bump_generation(&path, 8),
+    }
+    let outputs = [scratch("a"), scratch("b")];
+    let mut pids = Vec::new();
+    for out in &outputs {
+        let mut file = std::fs::File::create(out).expect("creating the copy's output");
+        let mut bytes: Vec<u8> = Vec::with_capacity(IDS * 12);
+        match test_fork::fork().expect("fork") {
+            0 => {
+                for _ in 0..IDS {
+                    let Ok(id) = next_in::<Lenient, _>(s, &l, &clock, &boot);
+                    bytes.extend_from_slice(&id.bytes());
+                }
+                let code = i32::from(file.write_all(&bytes).is_err());
+                test_fork::exit_now(code);
+            }
+            pid => pids.push(pid),
+        }
+    }
+    for pid in pids {
+        assert!(test_fork::wait_ok(pid), "a copy failed");
+    }
+    let sets: Vec<HashSet<Vec<u8>>> = outputs
+        .iter()
+        .map(|out| {
+            let mut bytes = Vec::new();
+            std::fs::File::open(out)
+                .and_then(|mut f| f.read_to_end(&mut bytes))
+                .expect("reading a copy's ids");
+            let _ = std::fs::remove_file(out);
+            assert_eq!(bytes.len(), IDS * 12, "{state:?}: a copy's ids");
+            bytes.chunks_exact(12).map(<[u8]>::to_vec).collect()
+        })
+        .collect();
+    let _ = std::fs::remove_file(path);
+    for set in &sets {
+        assert_eq!(set.len(), IDS, "{state:?}: no repeat within a copy");
+    }
+    (sets[0].intersection(&sets[1]).count(), residue)
+}
+
+/// Each unclean page state, with `getrandom` cloned and real: no common id where the page was
+/// in use at the snapshot; where it was not (it appears only in the copies, or the copies read
+/// a replaced file), the rest of the thread's block at most, which docs/uniqueness.md states.
+#[test]
+fn unclean_vmclock_pages_leave_no_common_id_beyond_the_documented_residue() {
+    for cloned_random in [true, false] {
+        for state in [
+            PageState::AppearsAfterFirstId,
+            PageState::OddAtFirstId,
+            PageState::StuckOdd,
+        ] {
+            let (common, _) = common_ids_with_page(state, cloned_random);
+            assert_eq!(common, 0, "{state:?}, getrandom cloned: {cloned_random}");
+        }
+        for state in [PageState::AppearsAtRestore, PageState::Renamed] {
+            let (common, residue) = common_ids_with_page(state, cloned_random);
+            assert!(
+                common <= residue,
+                "{state:?}, getrandom cloned: {cloned_random}: {common} common, {residue} left in the block"
+            );
+        }
+    }
+}
+
+/// A page stuck mid-update costs a bounded read per refill and a new random value; it never
+/// turns the per-id check off: a generation change drops the block before the next id.
+#[test]
+fn a_page_stuck_mid_update_rotates_at_each_refill_and_keeps_the_per_id_check() {
+    let path = vmclock_file(FLAG_VM_GEN_COUNTER_PRESENT, 1);
+    set_seq(&path, 5);
+    let s = shared(GuardKind::WipeOnFork).with_watch(PageWatch::at(path.clone()));
+    let l = Local::new();
+    let clock = FixedClock::at(WALL);
+    let boot = ManualBoot(AtomicU64::new(BOOT));
+    let Ok(a) = next_in::<Lenient, _>(&s, &l, &clock, &boot);
+    assert!(s.watch().torn.load(Relaxed), "the read did not settle");
+    assert!(l.vm_word.get().is_some(), "the block is checked per id");
+    while l.left.get() > 0 {
+        let Ok(_) = next_in::<Lenient, _>(&s, &l, &clock, &boot);
+    }
+    let Ok(b) = next_in::<Lenient, _>(&s, &l, &clock, &boot);
+    assert_ne!(a.to_parts().random, b.to_parts().random, "a refill rotates");
+    let Ok(c) = next_in::<Lenient, _>(&s, &l, &clock, &boot);
+    assert_eq!(b.to_parts().random, c.to_parts().random, "within one block");
+    // The "hypervisor" changes the generation, still mid-update: the block is dropped.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .and_then(|f| f.write_all_at(&2u64.to_le_bytes(), 104))
+        .expect("vm_generation_counter");
+    let Ok(d) = next_in::<Lenient, _>(&s, &l, &clock, &boot);
+    assert_ne!(c.to_parts().random, d.to_parts().random);
+    // Settled: read again, recorded, no rotation while it stays.
+    set_seq(&path, 6);
+    while l.left.get() > 0 {
+        let Ok(_) = next_in::<Lenient, _>(&s, &l, &clock, &boot);
+    }
+    let Ok(e) = next_in::<Lenient, _>(&s, &l, &clock, &boot);
+    assert!(!s.watch().torn.load(Relaxed));
+    while l.left.get() > 0 {
+        let Ok(_) = next_in::<Lenient, _>(&s, &l, &clock, &boot);
+    }
+    let Ok(f) = next_in::<Lenient, _>(&s, &l, &clock, &boot);
+    assert_eq!(e.to_parts().random, f.to_parts().random);
+    let _ = std::fs::remove_file(path);
+}
+
+/// The watch picks up a page that appears and a file replaced by a rename, and lets a removed
+/// one go.
+#[test]
+fn the_watch_follows_the_file_at_its_path() {
+    let path = scratch("watched");
+    let watch = PageWatch::at(path.clone());
+    assert!(watch.look(WALL).is_none());
+    assert_eq!(watch.found(), crate::snapshot::Found::Missing);
+    std::fs::rename(vmclock_file(FLAG_VM_GEN_COUNTER_PRESENT, 3), &path).expect("appears");
+    let first = watch.look(WALL).expect("picked up");
+    assert!(watch.identity_checked());
+    let read = |p: VmClock| p.read().map(|r| u64::from_le(r.generation));
+    assert_eq!(read(first), Some(3));
+    std::fs::rename(vmclock_file(FLAG_VM_GEN_COUNTER_PRESENT, 4), &path).expect("replaced");
+    assert_eq!(read(first), Some(3), "the old mapping keeps the old file");
+    let second = watch.look(WALL).expect("the new file");
+    assert_eq!(read(second), Some(4));
+    std::fs::remove_file(&path).expect("removed");
+    assert!(watch.look(WALL).is_none());
+    assert_eq!(watch.found(), crate::snapshot::Found::Missing);
 }
