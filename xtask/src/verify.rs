@@ -76,7 +76,12 @@ pub(crate) fn loom_step(sh: &Shell) -> Result {
 /// compare-bson` decides.
 pub(crate) fn diff_step(sh: &Shell) -> Result {
     provision::install(sh, provision::Kit::Peers)?;
-    run(cmd!(sh, "cargo build -p oid-cli -p oid-verify"))?;
+    // The test step's flags: its build of both binaries is reused (`-p` alone resolves other
+    // features for oid-core and the rest, and rebuilt them).
+    run(cmd!(
+        sh,
+        "cargo build --workspace --all-features --bin oid --bin oid-verify"
+    ))?;
     let target = cargo_target_dir();
     let bin = target.join("debug");
     let out = target.join("verify");
