@@ -127,6 +127,8 @@ fn steps(r: &mut Runner) {
             "cargo test -p oid-cli --release --test new -- --ignored"
         ))
     });
+    r.cmd("datafusion")
+        .step(crate::datafusion::STEP, crate::datafusion::step);
     r.cmd("package").step(
         "release: cargo publish --workspace --dry-run",
         release::package_step,

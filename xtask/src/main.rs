@@ -4,6 +4,7 @@
 mod audit;
 mod ci;
 mod columns;
+mod datafusion;
 mod docsrs;
 mod firmware;
 mod msrv;
@@ -114,6 +115,9 @@ enum Command {
     /// integrations/loom-consumer, an application with statics of our generators, built and run
     /// with `RUSTFLAGS="--cfg loom"` (target/loom-consumer).
     LoomConsumer,
+    /// oid-datafusion, a workspace of its own built in target/datafusion: fmt, clippy, its tests
+    /// (Ballista clusters in one process and as three processes), rustdoc.
+    Datafusion,
     /// SQL integration tests on a throwaway PostgreSQL server and SQLite; `sql bench [ARGS]`
     /// runs their criterion benchmark instead (ARGS go to criterion).
     Sql {

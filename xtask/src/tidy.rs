@@ -21,6 +21,7 @@ const CRATES: &[&str] = &[
     "oid-cli",
     "oid-arrow",
     "oid-audit",
+    "oid-datafusion",
 ];
 
 /// Every file under `dir` whose name ends in one of `extensions` (or is `.ci/run`), skipping
