@@ -11,6 +11,8 @@
 //! `cargo bench --bench sql --features cli` (the Parquet file is written once under
 //! target/datafusion-bench/).
 
+#![allow(missing_docs)] // criterion_group! writes an undocumented function.
+
 use std::sync::Arc;
 use std::time::Duration;
 

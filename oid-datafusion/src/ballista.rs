@@ -8,11 +8,13 @@
 
 use std::sync::Arc;
 
+use ballista::prelude::SessionContextExt;
 use ballista_core::registry::BallistaFunctionRegistry;
 use ballista_core::utils::default_session_builder;
+use datafusion::catalog::Session as _;
 use datafusion::error::Result;
 use datafusion::execution::{SessionState, SessionStateBuilder};
-use datafusion::prelude::SessionConfig;
+use datafusion::prelude::{SessionConfig, SessionContext};
 
 /// Ballista's default session state for `config`, with oid's functions and the ObjectId type
 /// registered: what a scheduler builds for each session.
@@ -33,8 +35,33 @@ pub fn executor_function_registry() -> Arc<BallistaFunctionRegistry> {
     Arc::new(registry)
 }
 
-/// A client's session state for a Ballista cluster running oid's functions (standalone or
-/// remote): DataFusion's defaults with Ballista's configuration and oid's functions.
+/// A client's context on the Ballista cluster whose scheduler is at `url`
+/// (`df://host:port`), with oid's functions registered.
+pub async fn remote_context(url: &str) -> Result<SessionContext> {
+    let ctx = SessionContext::remote_with_state(url, client_session_state()?).await?;
+    register_on(&ctx)?;
+    Ok(ctx)
+}
+
+/// A client's context on a new in-process cluster (Ballista's standalone scheduler and executor,
+/// over gRPC on the loopback), every part with oid's functions.
+pub async fn standalone_context() -> Result<SessionContext> {
+    // The standalone scheduler and executor take their functions from this state.
+    let ctx = SessionContext::standalone_with_state(client_session_state()?).await?;
+    register_on(&ctx)?;
+    Ok(ctx)
+}
+
+/// Registers oid's functions on a context Ballista made: its `remote_with_state` and
+/// `standalone_with_state` replace the state's scalar functions with Ballista's defaults.
+pub fn register_on(ctx: &SessionContext) -> Result<()> {
+    crate::register_all(&mut *ctx.state_ref().write())?;
+    crate::register_extension_type(ctx.state().extension_type_registry().as_ref())
+}
+
+/// Ballista's client configuration with oid's functions and the ObjectId type registered (the
+/// state to give `remote_with_state` or `standalone_with_state`; call [`register_on`] on the
+/// context they return).
 pub fn client_session_state() -> Result<SessionState> {
     use ballista::prelude::SessionConfigExt;
     let mut state = SessionStateBuilder::new()

@@ -1,116 +1,84 @@
-//! The array work, one place: every function computes its column here.
+//! The array work: oid-arrow's kernels, with errors that name the bad value.
 //!
-//! Each kernel takes and returns Arrow arrays; nulls pass through.
+//! Every function computes its column here; nulls pass through.
 
 use arrow::array::{
     Array, BooleanArray, FixedSizeBinaryArray, StringArray, TimestampSecondArray, UInt32Array,
 };
-use oid_std::ObjectId;
+use arrow::util::display::{ArrayFormatter, FormatOptions};
+use oid_arrow::compute::{self, OnInvalid};
+use oid_arrow::{Error, ObjectIdArray};
 
-/// 24-digit hex text to ids; the first invalid value is an error that names it.
-pub(crate) fn parse_strict(text: &StringArray) -> Result<FixedSizeBinaryArray, String> {
-    let mut out = Vec::with_capacity(text.len());
-    for (row, value) in text.iter().enumerate() {
-        match value {
-            None => out.push(None),
-            Some(s) => match ObjectId::parse_str(s) {
-                Ok(id) => out.push(Some(id.bytes())),
-                Err(e) => {
-                    return Err(format!("invalid ObjectId {s:?} at row {row}: {e}"));
-                }
-            },
+/// A `FixedSizeBinary(12)` column as ids (no copy).
+pub(crate) fn ids(array: &FixedSizeBinaryArray) -> Result<ObjectIdArray, String> {
+    ObjectIdArray::try_from(array.clone()).map_err(|e| e.to_string())
+}
+
+/// Hex text (Utf8, LargeUtf8 or Utf8View) to ids: strict (the first invalid value is an error
+/// that quotes it) or lenient (null instead).
+pub(crate) fn parse(text: &dyn Array, lenient: bool) -> Result<ObjectIdArray, String> {
+    let on_invalid = if lenient {
+        OnInvalid::Null
+    } else {
+        OnInvalid::Error
+    };
+    compute::parse_hex(text, on_invalid).map_err(|e| match &e {
+        Error::InvalidId { row, error } => {
+            format!(
+                "invalid ObjectId {} at row {row}: {error}",
+                quoted(text, *row)
+            )
         }
-    }
-    fsb(out)
-}
-
-/// 24-digit hex text to ids; an invalid value becomes null.
-pub(crate) fn parse_lenient(text: &StringArray) -> Result<FixedSizeBinaryArray, String> {
-    fsb(text
-        .iter()
-        .map(|v| {
-            v.and_then(|s| ObjectId::parse_str(s).ok())
-                .map(|id| id.bytes())
-        })
-        .collect())
-}
-
-/// Whether each text is a 24-digit hex ObjectId.
-pub(crate) fn is_valid(text: &StringArray) -> BooleanArray {
-    text.iter().map(|v| v.map(ObjectId::is_valid)).collect()
-}
-
-/// Ids to lowercase hex.
-pub(crate) fn to_hex(ids: &FixedSizeBinaryArray) -> StringArray {
-    ids_iter(ids)
-        .map(|v| v.map(|id| id.to_hex().as_str().to_owned()))
-        .collect()
-}
-
-/// Ids to their creation second (UTC).
-pub(crate) fn timestamp(ids: &FixedSizeBinaryArray) -> TimestampSecondArray {
-    ids_iter(ids)
-        .map(|v| v.map(|id| i64::from(id.timestamp())))
-        .collect::<TimestampSecondArray>()
-        .with_timezone("UTC")
-}
-
-/// Ids to their 5 random bytes.
-pub(crate) fn random(ids: &FixedSizeBinaryArray) -> Result<FixedSizeBinaryArray, String> {
-    let v: Vec<Option<[u8; 5]>> = ids_iter(ids)
-        .map(|v| {
-            v.map(|id| {
-                let b = id.bytes();
-                [b[4], b[5], b[6], b[7], b[8]]
-            })
-        })
-        .collect();
-    FixedSizeBinaryArray::try_from_sparse_iter_with_size(v.into_iter(), 5)
-        .map_err(|e| e.to_string())
-}
-
-/// Ids to their 3-byte counter.
-pub(crate) fn counter(ids: &FixedSizeBinaryArray) -> UInt32Array {
-    ids_iter(ids)
-        .map(|v| {
-            v.map(|id| {
-                let b = id.bytes();
-                u32::from_be_bytes([0, b[9], b[10], b[11]])
-            })
-        })
-        .collect()
-}
-
-/// Seconds to the smallest (`max == false`) or largest id of that second; a second outside
-/// 1970..=2106 is an error that names it.
-pub(crate) fn for_time(
-    secs: &TimestampSecondArray,
-    max: bool,
-) -> Result<FixedSizeBinaryArray, String> {
-    let mut out = Vec::with_capacity(secs.len());
-    for v in secs.iter() {
-        out.push(match v {
-            None => None,
-            Some(s) => {
-                let s = u32::try_from(s).map_err(|_| {
-                    format!("time {s} (seconds since 1970) is outside an ObjectId's range (1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z)")
-                })?;
-                let id = if max { ObjectId::max_for_timestamp(s) } else { ObjectId::min_for_timestamp(s) };
-                Some(id.bytes())
-            }
-        });
-    }
-    fsb(out)
-}
-
-fn ids_iter(ids: &FixedSizeBinaryArray) -> impl Iterator<Item = Option<ObjectId>> + '_ {
-    ids.iter().map(|v| {
-        v.and_then(|b| <[u8; 12]>::try_from(b).ok())
-            .map(ObjectId::from_bytes)
+        _ => e.to_string(),
     })
 }
 
-fn fsb(values: Vec<Option<[u8; 12]>>) -> Result<FixedSizeBinaryArray, String> {
-    FixedSizeBinaryArray::try_from_sparse_iter_with_size(values.into_iter(), 12)
-        .map_err(|e| e.to_string())
+/// Whether each text is a 24-digit hex ObjectId.
+pub(crate) fn is_valid(text: &dyn Array) -> Result<BooleanArray, String> {
+    compute::is_valid_hex(text).map_err(|e| e.to_string())
+}
+
+/// Ids to lowercase hex.
+pub(crate) fn to_hex(ids: &ObjectIdArray) -> Result<StringArray, String> {
+    compute::to_hex(ids).map_err(|e| e.to_string())
+}
+
+/// Ids to their creation second, `Timestamp(Second, "UTC")`.
+pub(crate) fn timestamp(ids: &ObjectIdArray) -> TimestampSecondArray {
+    compute::timestamp(ids)
+}
+
+/// Ids to their 5 random bytes, `FixedSizeBinary(5)`.
+pub(crate) fn random(ids: &ObjectIdArray) -> FixedSizeBinaryArray {
+    compute::random(ids)
+}
+
+/// Ids to their 3-byte counter.
+pub(crate) fn counter(ids: &ObjectIdArray) -> UInt32Array {
+    compute::counter(ids)
+}
+
+/// Times (any `Timestamp`) to the smallest (`max == false`) or largest id of their second; a time
+/// outside 1970..=2106 is an error that names it.
+pub(crate) fn for_time(times: &dyn Array, max: bool) -> Result<ObjectIdArray, String> {
+    let ids = if max {
+        compute::max_for_timestamp(times, OnInvalid::Error)
+    } else {
+        compute::min_for_timestamp(times, OnInvalid::Error)
+    };
+    ids.map_err(|e| match &e {
+        Error::TimeOutOfRange { row, seconds } => format!(
+            "time {} (second {seconds}) at row {row} has no ObjectId: ids hold 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z",
+            quoted(times, *row)
+        ),
+        _ => e.to_string(),
+    })
+}
+
+/// Row `row` of `array` as DataFusion prints it, in quotes.
+fn quoted(array: &dyn Array, row: usize) -> String {
+    match ArrayFormatter::try_new(array, &FormatOptions::default()) {
+        Ok(f) => format!("{:?}", f.value(row).to_string()),
+        Err(_) => format!("at row {row}"),
+    }
 }

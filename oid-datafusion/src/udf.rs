@@ -3,9 +3,11 @@
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock};
 
-use arrow::array::{Array, ArrayRef, AsArray, FixedSizeBinaryArray, StringArray};
+use arrow::array::{Array, ArrayRef, AsArray};
 use arrow::datatypes::{DataType, Field, FieldRef, TimeUnit};
-use datafusion_common::{DataFusionError, Result, ScalarValue, exec_err, plan_err};
+use datafusion_common::{
+    DataFusionError, Result, ScalarValue, exec_datafusion_err, exec_err, plan_err,
+};
 use datafusion_expr::interval_arithmetic::Interval;
 use datafusion_expr::preimage::PreimageResult;
 use datafusion_expr::simplify::SimplifyContext;
@@ -13,6 +15,7 @@ use datafusion_expr::{
     ColumnarValue, DocSection, Documentation, Expr, ExprSchemable, ReturnFieldArgs,
     ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
+use oid_arrow::ObjectIdArray;
 use oid_std::ObjectId;
 
 use crate::extension::{objectid_field_metadata, objectid_type};
@@ -143,18 +146,16 @@ impl OidFunction {
         move |e| DataFusionError::Execution(format!("{}: {e}", self.kind.name()))
     }
 
-    /// The argument as ids: FixedSizeBinary(12) as it is, text parsed strictly (`try_objectid`
-    /// leniently).
-    fn ids(&self, array: &ArrayRef) -> Result<FixedSizeBinaryArray> {
+    /// The argument as ids: FixedSizeBinary(12) as it is, hex text parsed (strictly, or
+    /// leniently for `try_objectid`).
+    fn ids(&self, array: &ArrayRef) -> Result<ObjectIdArray> {
         match array.data_type() {
-            DataType::FixedSizeBinary(12) => Ok(array.as_fixed_size_binary().clone()),
-            DataType::Utf8 => {
-                let text: &StringArray = array.as_string();
-                if self.kind == Kind::TryObjectId {
-                    kernels::parse_lenient(text).map_err(self.err_prefix())
-                } else {
-                    kernels::parse_strict(text).map_err(self.err_prefix())
-                }
+            DataType::FixedSizeBinary(12) => {
+                kernels::ids(array.as_fixed_size_binary()).map_err(self.err_prefix())
+            }
+            DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => {
+                kernels::parse(array.as_ref(), self.kind == Kind::TryObjectId)
+                    .map_err(self.err_prefix())
             }
             other => exec_err!(
                 "{}: unexpected argument type {other} after coercion",
@@ -165,28 +166,27 @@ impl OidFunction {
 
     fn compute(&self, args: &[ArrayRef], rows: usize) -> Result<ArrayRef> {
         let kind = self.kind;
+        let arg = || {
+            args.first()
+                .ok_or_else(|| exec_datafusion_err!("{}: no argument", kind.name()))
+        };
         Ok(match kind {
             Kind::New => {
-                let ids: Vec<[u8; 12]> = (0..rows).map(|_| oid_std::new().bytes()).collect();
-                Arc::new(
-                    FixedSizeBinaryArray::try_from_iter(ids.into_iter())
-                        .map_err(self.err_prefix())?,
-                )
+                let ids: ObjectIdArray = (0..rows).map(|_| oid_std::new()).collect();
+                ArrayRef::from(ids)
             }
-            Kind::ObjectId | Kind::TryObjectId => Arc::new(self.ids(&args[0])?),
-            Kind::Timestamp => Arc::new(kernels::timestamp(&self.ids(&args[0])?)),
-            Kind::Hex => Arc::new(kernels::to_hex(&self.ids(&args[0])?)),
-            Kind::Random => {
-                Arc::new(kernels::random(&self.ids(&args[0])?).map_err(self.err_prefix())?)
+            Kind::ObjectId | Kind::TryObjectId => ArrayRef::from(self.ids(arg()?)?),
+            Kind::Timestamp => Arc::new(kernels::timestamp(&self.ids(arg()?)?)),
+            Kind::Hex => Arc::new(kernels::to_hex(&self.ids(arg()?)?).map_err(self.err_prefix())?),
+            Kind::Random => Arc::new(kernels::random(&self.ids(arg()?)?)),
+            Kind::Counter => Arc::new(kernels::counter(&self.ids(arg()?)?)),
+            Kind::IsValid => {
+                Arc::new(kernels::is_valid(arg()?.as_ref()).map_err(self.err_prefix())?)
             }
-            Kind::Counter => Arc::new(kernels::counter(&self.ids(&args[0])?)),
-            Kind::IsValid => Arc::new(kernels::is_valid(args[0].as_string())),
-            Kind::TimestampObjectId | Kind::MaxForTime => {
-                let secs = args[0].as_primitive();
-                Arc::new(
-                    kernels::for_time(secs, kind == Kind::MaxForTime).map_err(self.err_prefix())?,
-                )
-            }
+            Kind::TimestampObjectId | Kind::MaxForTime => ArrayRef::from(
+                kernels::for_time(arg()?.as_ref(), kind == Kind::MaxForTime)
+                    .map_err(self.err_prefix())?,
+            ),
         })
     }
 }
@@ -234,16 +234,18 @@ impl ScalarUDFImpl for OidFunction {
                 Input::Id,
                 DataType::FixedSizeBinary(12) | DataType::Binary | DataType::LargeBinary,
             ) => DataType::FixedSizeBinary(12),
+            // oid-arrow's kernels read the three text layouts as they are (no copy), and
+            // timestamps of any unit and zone.
             (
                 Input::Id | Input::Text,
                 DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View,
-            ) => DataType::Utf8,
+            )
+            | (Input::Time, DataType::Timestamp(_, _)) => arg.clone(),
             (Input::Id, DataType::Null) => DataType::FixedSizeBinary(12),
             (Input::Text, DataType::Null) => DataType::Utf8,
             (
                 Input::Time,
-                DataType::Timestamp(_, _)
-                | DataType::Date32
+                DataType::Date32
                 | DataType::Date64
                 | DataType::Null
                 | DataType::Utf8

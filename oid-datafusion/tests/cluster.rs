@@ -9,7 +9,6 @@ use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use ballista::prelude::SessionContextExt;
 use common::{ctx, format, time_ordered_parquet};
 use datafusion::prelude::{ParquetReadOptions, SessionContext};
 
@@ -63,8 +62,9 @@ async fn single_node() -> Vec<Vec<Vec<String>>> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn standalone_cluster_equals_single_node() {
     let want = single_node().await;
-    let state = oid_datafusion::ballista::client_session_state().unwrap();
-    let ctx = SessionContext::standalone_with_state(state).await.unwrap();
+    let ctx = oid_datafusion::ballista::standalone_context()
+        .await
+        .unwrap();
     ctx.register_parquet("ids", &data(), ParquetReadOptions::default())
         .await
         .unwrap();
@@ -168,8 +168,8 @@ async fn scheduler_and_two_executor_processes_equal_single_node() {
     for port in executor_ports {
         wait_for_port(port, &mut procs);
     }
-    let state = oid_datafusion::ballista::client_session_state().unwrap();
-    let ctx = SessionContext::remote_with_state(&format!("df://127.0.0.1:{scheduler_port}"), state)
+    let url = format!("df://127.0.0.1:{scheduler_port}");
+    let ctx = oid_datafusion::ballista::remote_context(&url)
         .await
         .unwrap();
     ctx.register_parquet("ids", &data(), ParquetReadOptions::default())

@@ -113,12 +113,19 @@ async fn the_rewrite_is_a_range_on_the_column() {
         .cloned()
         .collect::<Vec<_>>()
         .join("\n");
-    // 2024-01-02T05:00:00Z is 0x6593985..., the bounds are the first ids of 05:00:00 and 06:00:00.
-    let lower = oid_std::ObjectId::min_for_timestamp(START + 29 * 3600).to_hex();
-    let upper = oid_std::ObjectId::min_for_timestamp(START + 30 * 3600).to_hex();
-    assert!(
-        text.contains(lower.as_str()) && text.contains(upper.as_str()),
-        "{text}"
+    // The bounds are the first ids of 05:00:00 and of 06:00:00 (the plan prints their bytes).
+    let bytes = |secs: u32| {
+        let id = oid_std::ObjectId::min_for_timestamp(secs).bytes();
+        id.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
+    };
+    let lower = format!(
+        "ids._id >= FixedSizeBinary(12, \"{}\")",
+        bytes(START + 29 * 3600)
     );
+    let upper = format!(
+        "ids._id < FixedSizeBinary(12, \"{}\")",
+        bytes(START + 30 * 3600)
+    );
+    assert!(text.contains(&lower) && text.contains(&upper), "{text}");
     assert!(!text.contains("objectid_timestamp(ids._id)"), "{text}");
 }

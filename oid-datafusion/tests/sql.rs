@@ -140,7 +140,7 @@ async fn an_id_column_prints_as_hex() {
         .collect();
     assert_eq!(
         fields,
-        [Some(oid_datafusion::OBJECTID_EXTENSION_NAME.to_owned()); 2]
+        vec![Some(oid_datafusion::OBJECTID_EXTENSION_NAME.to_owned()); 2]
     );
     let text = out.to_string().await.unwrap();
     for id in ids.iter().take(3) {
@@ -153,7 +153,6 @@ async fn an_id_column_prints_as_hex() {
 fn the_registered_formatter_writes_hex_and_the_null_text() {
     use datafusion::arrow::array::FixedSizeBinaryArray;
     use datafusion::arrow::util::display::FormatOptions;
-    use datafusion::common::types::DFExtensionType;
     let id = ObjectId::parse_str(ID).unwrap();
     let array = FixedSizeBinaryArray::try_from_sparse_iter_with_size(
         [Some(id.bytes()), None].into_iter(),

@@ -11,10 +11,11 @@ use clap::{Parser, ValueEnum};
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::util::display::FormatOptions;
 use datafusion::arrow::util::pretty::pretty_format_batches_with_options;
+use datafusion::catalog::Session as _;
 use datafusion::error::{DataFusionError, Result};
 use datafusion::execution::SessionStateBuilder;
 use datafusion::logical_expr::extension_types::DFArrayFormatterFactory;
-use datafusion::prelude::{CsvReadOptions, NdJsonReadOptions, ParquetReadOptions, SessionContext};
+use datafusion::prelude::{CsvReadOptions, JsonReadOptions, ParquetReadOptions, SessionContext};
 
 /// SQL over Parquet, CSV and JSON files, with the ObjectId functions (`objectid_timestamp`,
 /// `objectid`, `timestamp_objectid`, ...).
@@ -111,7 +112,8 @@ async fn register(ctx: &SessionContext, name: &str, file: &str) -> Result<()> {
         }
         "csv" => ctx.register_csv(name, file, CsvReadOptions::new()).await,
         "json" | "jsonl" | "ndjson" => {
-            let options = NdJsonReadOptions::default().file_extension(&format!(".{ext}"));
+            let suffix = format!(".{ext}");
+            let options = JsonReadOptions::default().file_extension(&suffix);
             ctx.register_json(name, file, options).await
         }
         _ => {

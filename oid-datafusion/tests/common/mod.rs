@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, FixedSizeBinaryArray, RecordBatch, StringArray};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
+use datafusion::catalog::Session as _;
 use datafusion::execution::SessionStateBuilder;
 use datafusion::prelude::SessionContext;
 use oid_std::ObjectId;
@@ -206,6 +207,11 @@ pub fn time_ordered_parquet(
 ) -> std::path::PathBuf {
     use datafusion::parquet::arrow::ArrowWriter;
     use datafusion::parquet::file::properties::WriterProperties;
+    // One writer at a time (the tests of a binary run on threads).
+    static WRITING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = WRITING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     if path.exists() {
         return path.to_owned();
     }
