@@ -10,7 +10,8 @@
 //!
 //! `cargo bench --bench sql --features cli` (the Parquet file is written once under
 //! target/datafusion-bench/).
-
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![allow(missing_docs)] // criterion_group! writes an undocumented function.
 
 use std::sync::Arc;

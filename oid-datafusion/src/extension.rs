@@ -18,7 +18,7 @@ use oid_std::ObjectId;
 pub const OBJECTID_EXTENSION_NAME: &str = "pymongoarrow.objectid";
 
 /// The storage type of an ObjectId column: `FixedSizeBinary(12)`.
-pub fn objectid_type() -> DataType {
+pub const fn objectid_type() -> DataType {
     DataType::FixedSizeBinary(12)
 }
 

@@ -349,7 +349,7 @@ fn second_preimage(lit_expr: &Expr) -> Option<(ObjectId, ObjectId)> {
     }
 }
 
-fn describe(input: Input) -> &'static str {
+const fn describe(input: Input) -> &'static str {
     match input {
         Input::Id => {
             "an ObjectId: the pymongoarrow.objectid column, FixedSizeBinary(12) or 24-digit hex text"

@@ -1,6 +1,8 @@
 //! The same queries on Ballista as on one node: (a) the in-process standalone cluster, (b) a
 //! scheduler and two executors as separate processes on 127.0.0.1 (`oid-ballista`), started and
 //! stopped here. Every query's rows equal single-node DataFusion's.
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![cfg(feature = "ballista")]
 
 mod common;

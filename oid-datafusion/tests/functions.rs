@@ -1,6 +1,8 @@
 //! Every function, row by row against oid-core, over the extension column, plain
 //! FixedSizeBinary(12), lowercase and mixed-case hex text, with nulls and edge ids (1970's first
 //! second, 2106's last); scalars as well as columns.
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

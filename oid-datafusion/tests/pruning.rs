@@ -2,6 +2,8 @@
 //! written in creation order skips the row groups outside it (EXPLAIN ANALYZE's
 //! `row_groups_pruned_statistics`), and every comparison returns the rows of the plan without the
 //! rewrite.
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

@@ -1,5 +1,7 @@
 //! SQL-level behaviour: type coercion (extension column, FixedSizeBinary, binary, text kinds),
 //! clear errors without a panic (wrong types, wrong arity, invalid literals), and printing.
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

@@ -77,10 +77,11 @@ async fn run(args: Args) -> Result<()> {
 
 /// `NAME=FILE`, or the file's stem as the name.
 fn table_name(arg: &str) -> Result<(String, &str)> {
-    if let Some((name, file)) = arg.split_once('=') {
-        if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            return Ok((name.to_owned(), file));
-        }
+    if let Some((name, file)) = arg.split_once('=')
+        && !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    {
+        return Ok((name.to_owned(), file));
     }
     let stem = Path::new(arg)
         .file_stem()

@@ -1,5 +1,12 @@
 //! Shared by the integration tests: a session with oid's functions, and id columns.
-#![allow(dead_code, unreachable_pub)]
+// Test helpers: a failure here is a failed test.
+#![allow(
+    dead_code,
+    unreachable_pub,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic
+)]
 
 use std::sync::Arc;
 
