@@ -486,6 +486,8 @@ pub fn to_hex_view(ids: &ObjectIdArray) -> Result<StringViewArray, Error> {
         // Not reached: the checked constructor, rather than a wrong promise below.
         return Ok(StringViewArray::try_new(views, buffers, nulls)?);
     }
+    // Typed here: arrow-rs 59's `new_unchecked` is generic over the buffers (60's takes this).
+    let buffers: std::sync::Arc<[Buffer]> = buffers.into();
     // SAFETY: `try_new` would not fail, which is `new_unchecked`'s contract: each view is of a
     // 24-byte string (over 12 bytes, so not inlined) at offset `24 * k` of buffer `b`, which
     // holds `24 * rows` bytes, so every view is in bounds, and its prefix is the first four of
@@ -494,7 +496,7 @@ pub fn to_hex_view(ids: &ObjectIdArray) -> Result<StringViewArray, Error> {
     // `StringViewArray::try_new` checks every view and its UTF-8 one by one: on 1 M rows 2.3x
     // the time of this whole function (benches/columns.rs, README).
     #[allow(unsafe_code)]
-    let strings = unsafe { StringViewArray::new_unchecked(views, buffers.into(), nulls) };
+    let strings = unsafe { StringViewArray::new_unchecked(views, buffers, nulls) };
     Ok(strings)
 }
 
