@@ -12,6 +12,7 @@ use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::util::display::FormatOptions;
 use datafusion::arrow::util::pretty::pretty_format_batches_with_options;
 use datafusion::catalog::Session as _;
+use datafusion::common::TableReference;
 use datafusion::error::{DataFusionError, Result};
 use datafusion::execution::SessionStateBuilder;
 use datafusion::logical_expr::extension_types::DFArrayFormatterFactory;
@@ -75,13 +76,17 @@ async fn run(args: Args) -> Result<()> {
     write(&mut out, &batches, args.format, registry)
 }
 
-/// `NAME=FILE`, or the file's stem as the name.
+/// `NAME=FILE`, or the file's stem as the name. A name that is a plain SQL identifier is
+/// lowercased, as SQL folds the unquoted names of a query; any other stem (`orders.2024`,
+/// `my-data`) is one table name, as it is, for a quoted name (`"orders.2024"`).
 fn table_name(arg: &str) -> Result<(String, &str)> {
+    let plain = |name: &str| {
+        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
     if let Some((name, file)) = arg.split_once('=')
-        && !name.is_empty()
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && plain(name)
     {
-        return Ok((name.to_owned(), file));
+        return Ok((name.to_ascii_lowercase(), file));
     }
     let stem = Path::new(arg)
         .file_stem()
@@ -92,10 +97,15 @@ fn table_name(arg: &str) -> Result<(String, &str)> {
             "no table name in {arg:?}: use NAME=FILE"
         )));
     }
+    if plain(stem) {
+        return Ok((stem.to_ascii_lowercase(), arg));
+    }
     Ok((stem.to_owned(), arg))
 }
 
 async fn register(ctx: &SessionContext, name: &str, file: &str) -> Result<()> {
+    // One bare name: a `&str` would be parsed as `schema.table` at its dots.
+    let name = TableReference::bare(name);
     if !Path::new(file).is_file() {
         return Err(DataFusionError::Plan(format!("{file}: no such file")));
     }
