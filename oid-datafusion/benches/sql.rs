@@ -8,8 +8,8 @@
 //! - `parse`: `objectid(hex)` over 10 M ids against `arrow_cast(decode(hex, 'hex'),
 //!   'FixedSizeBinary(12)')`, the SQL people write without it.
 //!
-//! `cargo bench --bench sql --features cli` (the Parquet file is written once under
-//! target/datafusion-bench/).
+//! `cargo bench --bench sql -- --noplot` in oid-datafusion (the Parquet file is written once
+//! under target/datafusion-bench/).
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![allow(missing_docs)] // criterion_group! writes an undocumented function.
