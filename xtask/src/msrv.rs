@@ -206,6 +206,7 @@ mod tests {
             "oid-embedded",
             "oid-cli",
             "oid-arrow",
+            "oid-audit",
         ] {
             assert!(PUBLISHED.contains(&krate), "{krate}");
         }

@@ -13,8 +13,9 @@ pub(crate) const PUBLISHED: &[&str] = &[
     "oid-std",
     "oid-bson",
     "oid-embedded",
-    "oid-cli",
     "oid-arrow",
+    "oid-audit",
+    "oid-cli",
 ];
 
 /// Type-checks `oid-bson/driver-example` (the README's driver code, a workspace of its own with
