@@ -172,7 +172,9 @@ fn memory_stays_bounded_for_a_gigabyte_without_a_newline() {
         );
         assert!(stderr.contains("line too long: more than 4096 bytes, skipped"));
         eprintln!("{command}: peak resident memory {peak} KiB for 1 GiB without a newline");
-        assert!(peak < 10_000, "{command}: {peak} KiB");
+        // 12 MiB: the binary links the Arrow and Parquet readers now (10,088 and 10,772 KiB seen), and
+        // the figure stays the same for any length of input.
+        assert!(peak < 12_288, "{command}: {peak} KiB");
     }
 }
 
