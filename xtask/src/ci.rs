@@ -128,8 +128,9 @@ fn steps(r: &mut Runner) {
         ))
     });
     r.cmd("datafusion")
+        .frees("datafusion")
         .step(crate::datafusion::STEP, crate::datafusion::step);
-    r.cmd("package").step(
+    r.cmd("package").frees("package").step(
         "release: cargo publish --workspace --dry-run",
         release::package_step,
     );
@@ -137,11 +138,12 @@ fn steps(r: &mut Runner) {
         "release: cargo deny check licenses bans sources",
         release::deny_step,
     );
-    r.cmd("driver").step(
+    r.cmd("driver").frees("driver-example").step(
         "release: oid-bson's README driver example against mongodb",
         release::driver_step,
     );
     r.cmd("msrv")
+        .frees("msrv")
         .step("msrv: every published crate with rust-version", msrv::check);
     crate::nostd::steps(r);
     r.cmd("web-test")
@@ -163,16 +165,18 @@ fn steps(r: &mut Runner) {
         "oid audit: 1,000 pymongo and 1,000 js-bson processes, no finding",
         crate::audit::step,
     );
-    r.step("verify: fuzz (4 targets)", |sh| {
+    r.frees("fuzz").step("verify: fuzz (4 targets)", |sh| {
         verify::fuzz_step(sh, verify::CI_FUZZ_SECS)
     });
     r.cmd("miri")
+        .frees("miri")
         .step("verify: miri (oid-core tests)", verify::miri_step);
     r.cmd("stress").step(
         "verify: stress (threads, counter wrap, fork)",
         verify::stress_step,
     );
     r.cmd("loom")
+        .frees("loom")
         .step("verify: loom (oid-core generator)", verify::loom_step);
     r.cmd("features")
         .step("verify: feature combinations", verify::features_step);
@@ -180,11 +184,11 @@ fn steps(r: &mut Runner) {
         "sql: sqlx, postgres-types, rusqlite (PostgreSQL + SQLite)",
         postgres::test,
     );
-    r.cmd("loom-consumer").step(
+    r.cmd("loom-consumer").frees("loom-consumer").step(
         "user build: an application's RUSTFLAGS=\"--cfg loom\" (integrations/loom-consumer)",
         userbuild::loom_consumer_step,
     );
-    r.cmd("minimal").step(
+    r.cmd("minimal").frees("userbuild/minimal-target").step(
         "user build: published crates at their minimum direct dependencies, check --all-features",
         userbuild::minimal_step,
     );

@@ -21,10 +21,14 @@ pub(crate) struct Runner {
     pub(crate) only: Option<String>,
     /// The command the next step belongs to (besides `ci`).
     next: Option<&'static str>,
+    /// The folder under the target folder that the next step alone uses (see [`Runner::frees`]).
+    frees: Option<&'static str>,
     /// The names of the steps seen so far, in order.
     names: Vec<String>,
-    passed: Vec<(String, f64)>,
-    failed: Vec<(String, f64, String)>,
+    /// Name, seconds and the disk after the step.
+    passed: Vec<(String, f64, String)>,
+    /// Name, seconds, the disk after the step and the error.
+    failed: Vec<(String, f64, String, String)>,
 }
 
 impl Runner {
@@ -37,6 +41,7 @@ impl Runner {
             dry: false,
             only: None,
             next: None,
+            frees: None,
             names: Vec::new(),
             passed: Vec::new(),
             failed: Vec::new(),
@@ -62,9 +67,19 @@ impl Runner {
         self
     }
 
+    /// Says that the next step builds in `target/<dir>` and no later step reads it: the whole
+    /// run (`cargo xtask ci`) removes the folder after the step, so that the run's peak disk use
+    /// is the largest step's, not the sum of them all (a fresh CI machine's disk filled at 409 s).
+    /// `cargo xtask <command>` alone keeps it for the next run.
+    pub(crate) const fn frees(&mut self, dir: &'static str) -> &mut Runner {
+        self.frees = Some(dir);
+        self
+    }
+
     /// Runs one step, timing it; a failure is recorded and the next step still runs.
     pub(crate) fn step(&mut self, name: &str, f: impl FnOnce(&Shell) -> Result) {
         let command = self.next.take();
+        let frees = self.frees.take();
         if self.only.is_some() && self.only.as_deref() != command {
             return;
         }
@@ -76,14 +91,24 @@ impl Runner {
         let start = Instant::now();
         let outcome = f(&self.sh);
         let secs = start.elapsed().as_secs_f64();
+        let used = target_size_gib();
+        if let (Some(dir), None) = (frees, &self.only) {
+            let dir = cargo_target_dir().join(dir);
+            if let Err(e) = std::fs::remove_dir_all(&dir) {
+                eprintln!("xtask: could not remove {}: {e}", dir.display());
+            }
+        }
+        let free = free_gib(&cargo_target_dir());
+        let disk = format!("target {used:.1} GiB, {free:.1} GiB free");
         match outcome {
             Ok(()) => {
-                eprintln!("<== {name}: ok ({secs:.1}s)");
-                self.passed.push((name.to_owned(), secs));
+                eprintln!("<== {name}: ok ({secs:.1}s; {disk})");
+                self.passed.push((name.to_owned(), secs, disk));
             }
             Err(e) => {
-                eprintln!("<== {name}: FAILED ({secs:.1}s): {e}");
-                self.failed.push((name.to_owned(), secs, e.to_string()));
+                eprintln!("<== {name}: FAILED ({secs:.1}s; {disk}): {e}");
+                self.failed
+                    .push((name.to_owned(), secs, disk, e.to_string()));
             }
         }
     }
@@ -92,13 +117,13 @@ impl Runner {
     pub(crate) fn finish(self) -> Result {
         eprintln!("\n==> summary");
         let mut total = 0.0;
-        for (name, secs) in &self.passed {
+        for (name, secs, disk) in &self.passed {
             total += secs;
-            eprintln!("  ok      {secs:>7.1}s  {name}");
+            eprintln!("  ok      {secs:>7.1}s  {name} ({disk})");
         }
-        for (name, secs, e) in &self.failed {
+        for (name, secs, disk, e) in &self.failed {
             total += secs;
-            eprintln!("  FAILED  {secs:>7.1}s  {name}: {e}");
+            eprintln!("  FAILED  {secs:>7.1}s  {name} ({disk}): {e}");
         }
         println!(
             "xtask: {} passed, {} failed, {total:.0} s",
@@ -111,6 +136,33 @@ impl Runner {
             Err(format!("{} step(s) failed", self.failed.len()).into())
         }
     }
+}
+
+/// The size of the target folder in GiB, as `du` counts it (0 when `du` fails: the figure is
+/// only printed).
+fn target_size_gib() -> f64 {
+    df_like("du", &["-sk"], &cargo_target_dir(), 0)
+}
+
+/// The space left on the file system that holds `path`, in GiB (0 when `df` fails).
+fn free_gib(path: &Path) -> f64 {
+    df_like("df", &["-Pk"], path, 3)
+}
+
+/// Runs `du`/`df` on `path` and reads the kibibytes in column `column` of its last line.
+fn df_like(program: &str, args: &[&str], path: &Path, column: usize) -> f64 {
+    let out = std::process::Command::new(program)
+        .args(args)
+        .arg(path)
+        .output();
+    let Ok(out) = out else { return 0.0 };
+    let text = String::from_utf8_lossy(&out.stdout);
+    let kib = text
+        .lines()
+        .last()
+        .and_then(|l| l.split_whitespace().nth(column))
+        .and_then(|k| k.parse::<f64>().ok());
+    kib.map_or(0.0, |k| k / 1024.0 / 1024.0)
 }
 
 /// The workspace root (the parent of `xtask/`).
