@@ -136,7 +136,9 @@ fn peak_rss_kib(pid: u32) -> Option<u64> {
 
 /// 1 GiB of zero bytes without a newline (what `head -c 1G /dev/zero` gives) is one line too
 /// long: reported, streamed through, never stored. The child's peak resident memory, read from
-/// /proc just before its input ends, stays under 10 MB.
+/// /proc after the first 8 MiB and again just before its input ends, does not grow with the
+/// input: less than 1 MiB more after 1,016 MiB more (what the binary needs at all, 10 to 11 MiB
+/// with the Arrow and Parquet readers linked, is not what this measures).
 #[test]
 fn memory_stays_bounded_for_a_gigabyte_without_a_newline() {
     if !std::path::Path::new("/proc/self/status").exists() {
@@ -152,11 +154,14 @@ fn memory_stays_bounded_for_a_gigabyte_without_a_newline() {
             .unwrap();
         let mut stdin = child.stdin.take().unwrap();
         let chunk = vec![0_u8; 1 << 20];
-        for _ in 0..1024 {
+        let mut peaks = Vec::new();
+        for mib in 1..=1024 {
             stdin.write_all(&chunk).unwrap();
+            if mib == 8 || mib == 1024 {
+                stdin.flush().unwrap();
+                peaks.push(peak_rss_kib(child.id()).unwrap());
+            }
         }
-        stdin.flush().unwrap();
-        let peak = peak_rss_kib(child.id()).unwrap();
         drop(stdin);
         let mut stderr = String::new();
         child
@@ -171,10 +176,14 @@ fn memory_stays_bounded_for_a_gigabyte_without_a_newline() {
             "{command}: {stderr}"
         );
         assert!(stderr.contains("line too long: more than 4096 bytes, skipped"));
-        eprintln!("{command}: peak resident memory {peak} KiB for 1 GiB without a newline");
-        // 12 MiB: the binary links the Arrow and Parquet readers now (10,088 and 10,772 KiB seen), and
-        // the figure stays the same for any length of input.
-        assert!(peak < 12_288, "{command}: {peak} KiB");
+        let (early, late) = (peaks[0], peaks[1]);
+        eprintln!(
+            "{command}: peak resident memory {early} KiB after 8 MiB, {late} KiB after 1 GiB"
+        );
+        assert!(
+            late < early + 1024,
+            "{command}: {early} KiB, then {late} KiB"
+        );
     }
 }
 
