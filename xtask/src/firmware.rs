@@ -43,30 +43,9 @@ struct Machine {
     target: &'static str,
     /// The QEMU binary.
     emulator: &'static str,
-    args: &'static [&'static str],
+    /// Its machine and cpu arguments, which also name the run.
+    args: &'static str,
     expect: Expect,
-}
-
-impl Machine {
-    /// `target on machine[, -cpu cpu]`.
-    fn run_label(&self) -> String {
-        format!("{} on {}", self.target, self.label())
-    }
-
-    /// `machine` or `machine, cpu`, for step names and errors.
-    fn label(&self) -> String {
-        let value = |flag: &str| {
-            self.args
-                .iter()
-                .position(|a| *a == flag)
-                .and_then(|i| self.args.get(i + 1))
-                .copied()
-        };
-        match value("-cpu") {
-            Some(cpu) => format!("{}, -cpu {cpu}", value("-machine").unwrap_or("?")),
-            None => value("-machine").unwrap_or("?").to_owned(),
-        }
-    }
 }
 
 /// Cortex-M on `qemu-system-arm`: thumbv6m is a real Cortex-M0 (nRF51) without compare-and-swap,
@@ -76,32 +55,17 @@ impl Machine {
 /// core (sifive-e31) and must trap on the core without A, the trap turned into exit status 1.
 #[rustfmt::skip]
 const MACHINES: &[Machine] = &[
-    machine("thumbv7m-none-eabi", ARM, &["-machine", "lm3s6965evb", "-cpu", "cortex-m3"], Pass),
-    machine("thumbv6m-none-eabi", ARM, &["-machine", "microbit"], Pass),
-    machine("thumbv7em-none-eabihf", ARM, &["-machine", "mps2-an386", "-cpu", "cortex-m4"], Pass),
-    machine(IMC, RISCV, &["-machine", "sifive_e", "-cpu", "lowrisc-ibex"], Pass),
-    machine(IMC, RISCV, &["-machine", "sifive_e", "-cpu", "rv32,a=off"], Pass),
-    machine(IMAC, RISCV, &["-machine", "sifive_e"], Pass),
-    machine(IMAC, RISCV, &["-machine", "sifive_e", "-cpu", "rv32,a=off"], IllegalInstruction),
+    Machine { target: "thumbv7m-none-eabi", emulator: ARM, args: "-machine lm3s6965evb -cpu cortex-m3", expect: Pass },
+    Machine { target: "thumbv6m-none-eabi", emulator: ARM, args: "-machine microbit", expect: Pass },
+    Machine { target: "thumbv7em-none-eabihf", emulator: ARM, args: "-machine mps2-an386 -cpu cortex-m4", expect: Pass },
+    Machine { target: IMC, emulator: RISCV, args: "-machine sifive_e -cpu lowrisc-ibex", expect: Pass },
+    Machine { target: IMC, emulator: RISCV, args: "-machine sifive_e -cpu rv32,a=off", expect: Pass },
+    Machine { target: IMAC, emulator: RISCV, args: "-machine sifive_e", expect: Pass },
+    Machine { target: IMAC, emulator: RISCV, args: "-machine sifive_e -cpu rv32,a=off", expect: IllegalInstruction },
 ];
 
 const IMC: &str = "riscv32imc-unknown-none-elf";
 const IMAC: &str = "riscv32imac-unknown-none-elf";
-
-const fn machine(
-    target: &'static str,
-    emulator: &'static str,
-    args: &'static [&'static str],
-    expect: Expect,
-) -> Machine {
-    Machine {
-        target,
-        emulator,
-        args,
-        expect,
-    }
-}
-
 const ARM: &str = "qemu-system-arm";
 const RISCV: &str = "qemu-system-riscv32";
 use Expect::{IllegalInstruction, Pass};
@@ -163,13 +127,13 @@ pub(crate) fn ci_steps(r: &mut Runner) {
             Expect::Pass => "firmware self-test",
             Expect::IllegalInstruction => "firmware traps on atomics without A",
         };
-        let name = format!("{what} on {} ({})", m.target, m.label());
+        let name = format!("{what} on {} ({})", m.target, m.args);
         r.cmd("firmware").step(&name, |sh| {
             let elf = build(sh, m.target, "selftest", "")?;
             if m.emulator == RISCV {
                 check_atomic_instructions(m.target, &elf)?;
             }
-            let run = run_qemu(qemu(sh, m.emulator)?, m.args, &m.run_label(), &elf)?;
+            let run = run_qemu(qemu(sh, m.emulator)?, m, &elf)?;
             check_run(m, &run)
         });
     }
@@ -198,9 +162,7 @@ fn check_run(m: &Machine, run: &Run) -> Result {
             run.describe()
         )
         .into()),
-        (Expect::Pass, _) => {
-            Err(format!("{} on {}: {}", m.target, m.label(), run.describe()).into())
-        }
+        (Expect::Pass, _) => Err(format!("{} on {}: {}", m.target, m.args, run.describe()).into()),
     }
 }
 
@@ -212,66 +174,52 @@ const VARIANTS: &[(&str, &str)] = &[
 ];
 
 fn size_report(sh: &Shell) -> Result {
-    let mut table = String::new();
-    table += &format!(
+    let mut table = format!(
         "{:<28} {:<38} {:>7} {:>7} {:>6} {:>6} {:>6}\n",
         "target", "variant", "text", "rodata", "data", "flash", "bss"
     );
     let mut over_budget = Vec::new();
     for target in SIZE_TARGETS {
-        let Some(m) = MACHINES
+        let m = MACHINES
             .iter()
             .find(|m| m.target == *target && m.expect == Expect::Pass)
-        else {
-            return Err(format!("no machine runs {target}").into());
-        };
+            .ok_or(format!("no machine runs {target}"))?;
         let mut baseline = None;
         for &(features, label) in VARIANTS {
             let elf = build(sh, m.target, "size", features)?;
             let sizes = Sizes::of(&elf)?;
-            // The probe must really work: it prints the id it made (or the constant).
-            let run = run_qemu(qemu(sh, m.emulator)?, m.args, &m.run_label(), &elf)?;
-            if run.status != Some(0) {
-                return Err(
-                    format!("size probe {} [{features}]: {}", m.target, run.describe()).into(),
-                );
-            }
+            // The probe must really work: it prints the id it made (or the constant); the time
+            // is set to 1_700_000_000 = 0x6553f100.
+            let run = run_qemu(qemu(sh, m.emulator)?, m, &elf)?;
             let line = run.stdout.lines().next().unwrap_or("").trim();
             let valid = if features.is_empty() {
                 line == "0".repeat(24)
             } else {
-                // Time set to 1_700_000_000 = 0x6553f100.
                 line.len() == 24
                     && line.starts_with("6553f100")
                     && line.bytes().all(|b| b.is_ascii_hexdigit())
             };
-            if !valid {
-                return Err(format!(
-                    "size probe {} [{features}] printed {line:?}, not an id",
-                    m.target
-                )
-                .into());
+            if run.status != Some(0) || !valid {
+                let what = format!("size probe {} [{features}]", m.target);
+                return Err(
+                    format!("{what} printed {line:?}, not an id: {}", run.describe()).into(),
+                );
             }
-            // The baseline's sizes, then each variant's difference from it.
+            // The baseline's sizes, then each variant's difference from it (signed).
             let shown = baseline.map_or(sizes, |base| sizes.minus(&base));
-            let values = [
-                shown.text,
-                shown.rodata,
-                shown.data,
-                shown.flash(),
-                shown.bss,
-            ];
+            let flash = shown.flash();
             table += &format!("{:<28} {label:<38}", m.target);
-            for (v, width) in values.iter().zip([7, 7, 6, 6, 6]) {
-                let v = if baseline.is_some() {
-                    format!("{v:+}")
+            for (v, w) in [shown.text, shown.rodata, shown.data, flash, shown.bss]
+                .iter()
+                .zip([7, 7, 6, 6, 6])
+            {
+                table += &if baseline.is_some() {
+                    format!(" {v:>+w$}")
                 } else {
-                    v.to_string()
+                    format!(" {v:>w$}")
                 };
-                table += &format!(" {v:>width$}");
             }
             table.push('\n');
-            let flash = shown.flash();
             if baseline.is_some()
                 && BUDGETED.contains(&m.target)
                 && features == "ids"

@@ -74,10 +74,11 @@ fn remove_stale_unpacked() -> Result {
         .map(std::path::PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cargo")))
         .ok_or("neither CARGO_HOME nor HOME is set")?;
-    let manifest = std::fs::read_to_string(crate::util::project_root().join("Cargo.toml"))?;
-    let version = crate::util::toml_string(&manifest, "version")
-        .ok_or("no `version = \"...\"` line in Cargo.toml")?;
-    remove_unpacked_in(&home, &version)?;
+    let version = crate::util::toml_value("Cargo.toml", "workspace.package.version")?;
+    remove_unpacked_in(
+        &home,
+        version.as_str().ok_or("the version is not a string")?,
+    )?;
     remove_builds_in(&crate::util::cargo_target_dir().join("debug"))
 }
 
@@ -131,6 +132,25 @@ fn remove_unpacked_in(home: &std::path::Path, version: &str) -> Result {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn published_names_every_member_cargo_would_publish() {
+        let members = crate::util::toml_value("Cargo.toml", "workspace.members").unwrap();
+        let mut publishable: Vec<&str> = members
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(toml::Value::as_str)
+            .filter(|m| {
+                let path = format!("{m}/Cargo.toml");
+                crate::util::toml_value(&path, "package.publish").is_err()
+            })
+            .collect();
+        let mut published = PUBLISHED.to_vec();
+        publishable.sort_unstable();
+        published.sort_unstable();
+        assert_eq!(publishable, published);
+    }
 
     #[test]
     fn only_our_crates_builds_are_forgotten() {

@@ -5,52 +5,28 @@
 mod docs;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::util::project_root;
+use crate::util::{project_root, repo_files};
 
-/// Folders never searched for sources: build output, npm packages, fuzz inputs, VCS data.
-const SKIP_DIRS: &[&str] = &["target", "node_modules", "corpus", "artifacts", ".git"];
-
-/// The published crates: each must have the MSRV line in its README.
-const CRATES: &[&str] = &[
-    "oid-core",
-    "oid-std",
-    "oid-bson",
-    "oid-embedded",
-    "oid-cli",
-    "oid-arrow",
-    "oid-audit",
-    "oid-datafusion",
-];
-
-/// Every file under `dir` whose name ends in one of `extensions` (or is `.ci/run`), skipping
-/// [`SKIP_DIRS`].
-fn files_with(dir: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = entry.file_name();
-        if path.is_dir() {
-            if !SKIP_DIRS.iter().any(|s| name == *s) {
-                files_with(&path, extensions, out);
-            }
-        } else if path
-            .extension()
-            .is_some_and(|e| extensions.iter().any(|x| e == *x))
-            || path.ends_with(".ci/run")
-        {
-            out.push(path);
-        }
-    }
+/// The published crates and oid-datafusion (published from its own workspace): each has a
+/// README with an MSRV line, a changelog and the registry metadata.
+fn crates() -> Vec<&'static str> {
+    crate::release::PUBLISHED
+        .iter()
+        .copied()
+        .chain(["oid-datafusion"])
+        .collect()
 }
 
 /// The files the issue-number rule reads: code, manifests, CI scripts and docs.
-const TRACKED: &[&str] = &[
-    "rs", "toml", "md", "sh", "py", "js", "mjs", "html", "yml", "yaml",
-];
+fn is_checked_text(path: &str) -> bool {
+    let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+    let texts = [
+        "rs", "toml", "md", "sh", "py", "js", "mjs", "html", "yml", "yaml",
+    ];
+    texts.contains(&ext) || path == ".ci/run"
+}
 
 /// The lines of `text` that name a tracker issue ("issue 13", "Issue #8", "issues 12 and 13"):
 /// code, manifests, docs and CI step names say what a thing does, not which ticket asked for it.
@@ -83,7 +59,7 @@ fn readme_msrv(readme: &str) -> Option<&str> {
 
 /// A crate's own `rust-version = "X.Y"` line, when it does not inherit the workspace's (a crate
 /// whose dependencies need a newer Rust, as oid-arrow's arrow-rs does).
-fn own_rust_version(manifest: &str) -> Option<&str> {
+pub(crate) fn own_rust_version(manifest: &str) -> Option<&str> {
     manifest
         .lines()
         .find_map(|l| l.trim().strip_prefix("rust-version = \""))
@@ -280,27 +256,6 @@ fn oversized(files: &[(String, u64)]) -> Vec<String> {
         .collect()
 }
 
-/// The files git tracks under `root`, with their sizes in the working tree; `None` when git
-/// cannot list them (no git, or not a checkout).
-fn tracked_files(root: &Path) -> Option<Vec<(String, u64)>> {
-    let out = std::process::Command::new("git")
-        .args(["ls-files", "-z"])
-        .current_dir(root)
-        .output()
-        .ok()
-        .filter(|o| o.status.success())?;
-    let list = String::from_utf8_lossy(&out.stdout).into_owned();
-    Some(
-        list.split('\0')
-            .filter(|p| !p.is_empty())
-            .map(|p| {
-                let size = fs::metadata(root.join(p)).map_or(0, |m| m.len());
-                (p.to_owned(), size)
-            })
-            .collect(),
-    )
-}
-
 /// Whether the first `rust,ignore` block of `readme` is, word for word, part of `source` (a
 /// README example compiled elsewhere).
 fn readme_block_in(readme: &str, source: &str) -> bool {
@@ -324,17 +279,15 @@ mod tests {
     #[test]
     fn no_issue_numbers_in_code_manifests_docs_or_ci() {
         let root = project_root();
-        let mut files = Vec::new();
-        files_with(&root, TRACKED, &mut files);
+        let files = repo_files().unwrap();
         assert!(files.len() > 60, "found only {} files", files.len());
         let mut found = Vec::new();
-        for f in &files {
-            let rel = f.strip_prefix(&root).unwrap_or(f).display().to_string();
+        for rel in files.iter().filter(|f| is_checked_text(f)) {
             // The changelogs record history; this file holds the rule's own test inputs.
             if rel.ends_with("CHANGELOG.md") || rel == "xtask/src/tidy.rs" {
                 continue;
             }
-            let Ok(text) = fs::read_to_string(f) else {
+            let Ok(text) = fs::read_to_string(root.join(rel)) else {
                 continue;
             };
             for (n, line) in issue_numbers(&text) {
@@ -367,7 +320,14 @@ mod tests {
     #[test]
     fn no_tracked_file_over_one_mib() {
         let root = project_root();
-        let files = tracked_files(&root).unwrap_or_default();
+        let files: Vec<(String, u64)> = repo_files()
+            .unwrap()
+            .into_iter()
+            .map(|f| {
+                let size = fs::metadata(root.join(&f)).map_or(0, |m| m.len());
+                (f, size)
+            })
+            .collect();
         assert!(files.len() > 60, "found only {} files", files.len());
         let big = oversized(&files);
         assert!(
@@ -397,13 +357,16 @@ mod tests {
     fn every_readme_msrv_line_equals_rust_version() {
         let root = project_root();
         let workspace = crate::util::rust_version().unwrap();
-        let mut readmes = Vec::new();
-        files_with(&root, &["md"], &mut readmes);
+        let readmes = repo_files().unwrap();
         let mut problems = Vec::new();
-        for readme in readmes.iter().filter(|r| r.ends_with("README.md")) {
-            let text = read(readme);
+        for readme in readmes
+            .iter()
+            .filter(|r| r.ends_with("README.md"))
+            .map(|r| root.join(r))
+        {
+            let text = read(&readme);
             let krate = readme.parent().unwrap_or(&root);
-            let published = CRATES.iter().any(|c| krate == root.join(c));
+            let published = crates().iter().any(|c| krate == root.join(c));
             if !published && !text.contains("## MSRV") {
                 continue;
             }
@@ -430,7 +393,7 @@ mod tests {
     fn every_crate_has_readme_changelog_and_workspace_metadata() {
         let root = project_root();
         let mut problems = Vec::new();
-        for krate in CRATES {
+        for krate in crates() {
             let dir = root.join(krate);
             problems.extend(crate_problems(
                 krate,
@@ -490,7 +453,7 @@ mod tests {
     fn readmes_show_no_hidden_lines_or_bare_intra_doc_links() {
         let root = project_root();
         let mut problems = Vec::new();
-        for dir in CRATES.iter().map(|k| root.join(k)).chain([root.clone()]) {
+        for dir in crates().iter().map(|k| root.join(k)).chain([root.clone()]) {
             let readme = dir.join("README.md");
             for p in readme_problems(&read(&readme)) {
                 problems.push(format!("{}: {p}", readme.display()));
@@ -528,7 +491,7 @@ mod tests {
     fn library_crates_use_their_readme_as_crate_docs() {
         let root = project_root();
         let mut problems = Vec::new();
-        for krate in CRATES.iter().filter(|k| **k != "oid-cli") {
+        for krate in crates().into_iter().filter(|k| *k != "oid-cli") {
             let lib = read(&root.join(krate).join("src/lib.rs"));
             // oid-bson includes it under `cfg_attr` (its examples need a bson feature).
             if !lib.contains(README_DOCS) && !lib.contains("doc = include_str!(\"../README.md\")") {

@@ -21,21 +21,12 @@
 //! (`build.build-dir`) is the workspace's: the dependencies the update did not move are not built
 //! again. `loom-consumer`'s `RUSTFLAGS` would rebuild all of them: it has a folder of its own.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use xshell::{Shell, cmd};
 
-use crate::util::{Result, cargo_target_dir, project_root, run};
-
-/// The crates published to crates.io: the `minimal` step's workspace.
-const PUBLISHED: &[&str] = &[
-    "oid-core",
-    "oid-std",
-    "oid-bson",
-    "oid-embedded",
-    "oid-cli",
-    "oid-arrow",
-];
+use crate::release::PUBLISHED;
+use crate::util::{Result, cargo_target_dir, project_root, repo_files, run};
 
 /// Crates released together whose leader asks for its companions with a caret requirement only:
 /// the `minimal` step sets the companions to the leader's version.
@@ -54,7 +45,7 @@ pub(crate) fn newest_step(sh: &Shell) -> Result {
     crate::provision::install(sh, crate::provision::Kit::Stable)?;
     let base = cargo_target_dir().join("userbuild");
     let copy = base.join("newest");
-    scratch_copy(sh, &copy)?;
+    scratch_copy(&copy)?;
     let _dir = sh.push_dir(&copy);
     // The same compiler and profile as the workspace's own test step: its build directory
     // (`build.build-dir`, stable since Cargo 1.91) keeps every dependency the update did not move,
@@ -80,9 +71,10 @@ pub(crate) fn minimal_step(sh: &Shell) -> Result {
     crate::provision::install(sh, crate::provision::Kit::Nightly)?;
     let base = cargo_target_dir().join("userbuild");
     let copy = base.join("minimal");
-    scratch_copy(sh, &copy)?;
-    // Only the published crates, without dev-dependencies: the test crates and dev-dependencies
-    // have minimums of their own that no user resolves (and that conflict with the libraries':
+    scratch_copy(&copy)?;
+    // Only the published crates ([`PUBLISHED`]; oid-audit, a path dependency of oid-cli, is a
+    // member either way), without dev-dependencies: the test crates and dev-dependencies have
+    // minimums of their own that no user resolves (and that conflict with the libraries':
     // bson-tests needs bson 2.15, oid-bson declares 2.3).
     let root = copy.join("Cargo.toml");
     let manifest = std::fs::read_to_string(&root)?;
@@ -128,47 +120,35 @@ pub(crate) fn loom_consumer_step(sh: &Shell) -> Result {
         .env("CARGO_TARGET_DIR", cargo_target_dir().join("loom-consumer")))
 }
 
-/// Replaces `dir` with a copy of the workspace's files (tracked, or new and not ignored: the
-/// working tree as `git status` sees it, without build output).
-fn scratch_copy(sh: &Shell, dir: &Path) -> Result {
-    let root = project_root();
-    let files = cmd!(
-        sh,
-        "git -C {root} ls-files -z --cached --others --exclude-standard"
-    )
-    .quiet()
-    .read()?;
+/// Replaces `dir` with a copy of the workspace's files ([`repo_files`]).
+fn scratch_copy(dir: &Path) -> Result {
+    let files = repo_files()?;
     if dir.exists() {
         std::fs::remove_dir_all(dir)?;
     }
-    let mut copied = 0;
-    for file in files.split('\0').filter(|f| !f.is_empty()) {
-        let from = root.join(file);
-        // A tracked file deleted in the working tree, or a submodule: not part of the copy.
-        if !from.is_file() {
-            continue;
-        }
-        let to: PathBuf = dir.join(file);
+    for file in &files {
+        let to = dir.join(file);
         if let Some(parent) = to.parent() {
             std::fs::create_dir_all(parent)?;
         }
-        std::fs::copy(&from, &to)?;
-        copied += 1;
+        std::fs::copy(project_root().join(file), &to)?;
     }
-    eprintln!("userbuild: {copied} files copied to {}", dir.display());
+    eprintln!(
+        "userbuild: {} files copied to {}",
+        files.len(),
+        dir.display()
+    );
     Ok(())
 }
 
 /// The version of the one package named `name` in a `Cargo.lock`.
 fn locked_version(lock: &str, name: &str) -> Option<String> {
-    let mut lines = lock.lines();
-    while let Some(line) = lines.next() {
-        if line == format!("name = \"{name}\"") {
-            let version = lines.next()?.strip_prefix("version = \"")?;
-            return version.strip_suffix('"').map(str::to_owned);
-        }
-    }
-    None
+    let lock: toml::Table = lock.parse().ok()?;
+    let packages = lock.get("package")?.as_array()?;
+    let package = packages
+        .iter()
+        .find(|p| p.get("name").and_then(toml::Value::as_str) == Some(name))?;
+    Some(package.get("version")?.as_str()?.to_owned())
 }
 
 /// The root manifest with `members` and `default-members` set to the published crates.
@@ -240,7 +220,7 @@ mod tests {
     fn the_minimal_workspace_has_only_the_published_crates_without_dev_dependencies() {
         let root = "[workspace]\nmembers = [\"oid-core\", \"xtask\", \"bson-tests\"]\nexclude = [\"x\"]\ndefault-members = [\"oid-core\", \"xtask\"]\n[workspace.dependencies]\nserde = \"1\"\n";
         let out = published_workspace(root).unwrap();
-        let list = "[\"oid-core\", \"oid-std\", \"oid-bson\", \"oid-embedded\", \"oid-cli\", \"oid-arrow\"]";
+        let list = "[\"oid-core\", \"oid-std\", \"oid-bson\", \"oid-embedded\", \"oid-arrow\", \"oid-audit\", \"oid-cli\"]";
         assert!(out.contains(&format!("\nmembers = {list}\n")), "{out}");
         assert!(
             out.contains(&format!("\ndefault-members = {list}\n")),

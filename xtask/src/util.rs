@@ -214,18 +214,38 @@ pub(crate) fn missing_lines<'a>(listed: &str, wanted: &[&'a str]) -> Vec<&'a str
 
 /// Every file under `dir` whose name ends in `.{extension}`.
 pub(crate) fn files_under(dir: &Path, extension: &str) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for path in entries.flatten().map(|e| e.path()) {
-        if path.is_dir() {
-            out.extend(files_under(&path, extension));
-        } else if path.extension().is_some_and(|e| e == extension) {
-            out.push(path);
-        }
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .flatten()
+        .map(walkdir::DirEntry::into_path)
+        .filter(|p| p.extension().is_some_and(|e| e == extension))
+        .collect()
+}
+
+/// The repository's files, `/`-separated and relative to its root: tracked, or new and not
+/// ignored (the working tree as `git status` sees it, without build output or npm packages).
+pub(crate) fn repo_files() -> Result<Vec<String>> {
+    let root = project_root();
+    let out = std::process::Command::new("git")
+        .args([
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+        ])
+        .current_dir(&root)
+        .output()?;
+    if !out.status.success() {
+        return Err(format!("git ls-files in {}: {}", root.display(), out.status).into());
     }
-    out
+    let list = String::from_utf8_lossy(&out.stdout);
+    // A tracked file deleted in the working tree, or a submodule: not a file of the tree.
+    Ok(list
+        .split('\0')
+        .filter(|f| !f.is_empty() && root.join(f).is_file())
+        .map(str::to_owned)
+        .collect())
 }
 
 /// Runs a command.
@@ -241,56 +261,42 @@ pub(crate) fn works(c: xshell::Cmd<'_>) -> bool {
 
 /// The features a manifest declares (its `[features]` table, without `default`).
 pub(crate) fn declared_features(manifest: &str) -> Vec<String> {
-    let mut in_features = false;
-    let mut out = Vec::new();
-    for line in manifest.lines() {
-        let line = line.trim();
-        if line.starts_with('[') {
-            in_features = line == "[features]";
-            continue;
-        }
-        if !in_features || line.starts_with('#') {
-            continue;
-        }
-        if let Some((name, _)) = line.split_once('=') {
-            let name = name.trim();
-            if !name.is_empty() && name != "default" {
-                out.push(name.to_owned());
-            }
-        }
+    let table: toml::Table = manifest.parse().unwrap_or_default();
+    let features = table.get("features").and_then(toml::Value::as_table);
+    features
+        .into_iter()
+        .flat_map(|f| f.keys())
+        .filter(|f| *f != "default")
+        .cloned()
+        .collect()
+}
+
+/// The value at `path` (`"workspace.package.version"`) of the project's TOML file `file`.
+pub(crate) fn toml_value(file: &str, path: &str) -> Result<toml::Value> {
+    let text = std::fs::read_to_string(project_root().join(file))?;
+    let mut value = toml::Value::Table(text.parse().map_err(|e| format!("{file}: {e}"))?);
+    for key in path.split('.') {
+        value = value
+            .get(key)
+            .cloned()
+            .ok_or(format!("no `{path}` in {file}"))?;
     }
-    out
+    Ok(value)
 }
 
 /// The workspace's `rust-version` (the MSRV), read from the root `Cargo.toml`.
 pub(crate) fn rust_version() -> Result<String> {
-    let manifest = std::fs::read_to_string(project_root().join("Cargo.toml"))?;
-    toml_string(&manifest, "rust-version")
-        .ok_or_else(|| "no `rust-version = \"...\"` line in Cargo.toml".into())
+    let v = toml_value("Cargo.toml", "workspace.package.rust-version")?;
+    Ok(v.as_str().ok_or("rust-version is not a string")?.to_owned())
 }
 
 /// The targets listed in `rust-toolchain.toml` (`targets = [...]`).
 pub(crate) fn toolchain_targets() -> Result<Vec<String>> {
-    let file = std::fs::read_to_string(project_root().join("rust-toolchain.toml"))?;
-    let list = file
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("targets = ["))
-        .ok_or("no `targets = [...]` line in rust-toolchain.toml")?;
-    Ok(list
-        .trim_end_matches(']')
-        .split(',')
-        .map(|t| t.trim().trim_matches('"').to_owned())
-        .filter(|t| !t.is_empty())
+    let targets = toml_value("rust-toolchain.toml", "toolchain.targets")?;
+    let targets = targets.as_array().into_iter().flatten();
+    Ok(targets
+        .filter_map(|t| Some(t.as_str()?.to_owned()))
         .collect())
-}
-
-/// The string value of the first `key = "value"` line of a TOML file (enough for our own
-/// manifests, which keep such keys on one line).
-pub(crate) fn toml_string(text: &str, key: &str) -> Option<String> {
-    text.lines().find_map(|l| {
-        let (k, v) = l.split_once('=')?;
-        (k.trim() == key).then(|| v.trim().trim_matches('"').to_owned())
-    })
 }
 
 /// Whether this process runs as root (apt needs it).
@@ -316,18 +322,12 @@ mod tests {
     }
 
     #[test]
-    fn toml_strings_and_project_files_are_read() {
-        assert_eq!(
-            toml_string(
-                "[package]\nname = \"x\"\nrust-version = \"1.85\"\n",
-                "rust-version"
-            )
-            .as_deref(),
-            Some("1.85")
-        );
-        assert_eq!(toml_string("rust-versions = \"1\"", "rust-version"), None);
+    fn toml_values_and_project_files_are_read() {
         assert!(rust_version().is_ok_and(|v| v.starts_with("1.")));
         assert!(toolchain_targets().is_ok_and(|t| t.iter().any(|t| t == "thumbv6m-none-eabi")));
+        assert!(toml_value("Cargo.toml", "workspace.package.versions").is_err());
+        let manifest = "[package]\nname = \"x\"\n[features]\ndefault = [\"std\"]\nstd = []\nserde = [\"dep:serde\"]\n";
+        assert_eq!(declared_features(manifest), ["std", "serde"]);
     }
 
     #[test]

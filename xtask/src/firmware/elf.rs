@@ -3,7 +3,13 @@
 
 use std::path::Path;
 
+use object::LittleEndian;
+use object::elf::{FileHeader32, SHF_ALLOC, SHF_EXECINSTR, SHF_WRITE, SHT_NOBITS};
+use object::read::elf::{FileHeader, SectionHeader};
+
 use crate::util::Result;
+
+const LE: LittleEndian = LittleEndian;
 
 /// Allocated section sizes of an ELF, by kind (as `llvm-size` counts them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,70 +45,38 @@ impl Sizes {
     }
 }
 
-/// One section header of an ELF32 file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Section {
+/// One section of an ELF32 file: its name (empty without a name table) and header fields.
+struct Section<'a> {
     name: String,
     kind: u32,
     flags: u32,
     addr: u32,
-    offset: u32,
     size: u32,
+    /// The bytes in the file (none for `SHT_NOBITS`).
+    data: &'a [u8],
 }
 
-const SHT_NOBITS: u32 = 8;
-const SHF_WRITE: u32 = 0x1;
-const SHF_ALLOC: u32 = 0x2;
-const SHF_EXECINSTR: u32 = 0x4;
-
-/// Reads the section headers (and their names, when the file has a section name table) of a
-/// little-endian ELF32 file: every target measured here.
-fn sections(elf: &[u8]) -> std::result::Result<Vec<Section>, String> {
-    let u16_at = |at: usize| {
-        elf.get(at..at + 2)
-            .map(|b| u16::from_le_bytes([b[0], b[1]]))
-            .ok_or_else(|| format!("truncated ELF at {at}"))
-    };
-    let u32_at = |at: usize| {
-        elf.get(at..at + 4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .ok_or_else(|| format!("truncated ELF at {at}"))
-    };
-    if elf.get(..6) != Some(b"\x7fELF\x01\x01".as_slice()) {
-        return Err("not a little-endian ELF32 file".to_owned());
-    }
-    let shoff = u32_at(0x20)? as usize;
-    let shentsize = usize::from(u16_at(0x2e)?);
-    let shnum = usize::from(u16_at(0x30)?);
-    let shstrndx = usize::from(u16_at(0x32)?);
-    if shentsize < 40 {
-        return Err(format!("section header entries of {shentsize} bytes"));
-    }
-    let mut out = Vec::with_capacity(shnum);
-    let mut name_offsets = Vec::with_capacity(shnum);
-    for i in 0..shnum {
-        let at = shoff + i * shentsize;
-        name_offsets.push(u32_at(at)? as usize);
-        out.push(Section {
-            name: String::new(),
-            kind: u32_at(at + 4)?,
-            flags: u32_at(at + 8)?,
-            addr: u32_at(at + 12)?,
-            offset: u32_at(at + 16)?,
-            size: u32_at(at + 20)?,
-        });
-    }
-    if let Some(table) = out.get(shstrndx).filter(|_| shstrndx != 0).cloned() {
-        let strings = elf
-            .get(table.offset as usize..(table.offset + table.size) as usize)
-            .ok_or("truncated section name table")?;
-        for (section, &at) in out.iter_mut().zip(&name_offsets) {
-            let rest = strings.get(at..).unwrap_or_default();
-            let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
-            section.name = String::from_utf8_lossy(&rest[..end]).into_owned();
-        }
-    }
-    Ok(out)
+/// The sections of a little-endian ELF32 file (every target measured here), read by `object`.
+fn sections(elf: &[u8]) -> std::result::Result<Vec<Section<'_>>, String> {
+    let header = FileHeader32::<LittleEndian>::parse(elf).map_err(|e| e.to_string())?;
+    let table = header.sections(LE, elf).map_err(|e| e.to_string())?;
+    let name = |s| table.section_name(LE, s).map(String::from_utf8_lossy);
+    table
+        .iter()
+        .map(|s| {
+            let name = name(s).unwrap_or_default().into_owned();
+            Ok(Section {
+                data: s
+                    .data(LE, elf)
+                    .map_err(|e| format!("section {name}: {e}"))?,
+                kind: s.sh_type(LE),
+                flags: s.sh_flags(LE),
+                addr: s.sh_addr(LE),
+                size: s.sh_size(LE),
+                name,
+            })
+        })
+        .collect()
 }
 
 /// Sums the sizes of allocated sections: executable ones as text, other read-only ones as
@@ -143,9 +117,7 @@ pub(super) fn atomic_instructions(elf: &[u8]) -> std::result::Result<Vec<u32>, S
         if s.flags & SHF_EXECINSTR == 0 || s.kind == SHT_NOBITS {
             continue;
         }
-        let code = elf
-            .get(s.offset as usize..(s.offset + s.size) as usize)
-            .ok_or_else(|| format!("section {} outside the file", s.name))?;
+        let code = s.data;
         let mut at = 0;
         while at + 2 <= code.len() {
             let low = u16::from_le_bytes([code[at], code[at + 1]]);
@@ -170,34 +142,17 @@ pub(super) fn atomic_instructions(elf: &[u8]) -> std::result::Result<Vec<u32>, S
 mod tests {
     use super::*;
 
-    /// A minimal ELF32 image: a header and four section headers (null, text, rodata, bss) plus
-    /// one non-allocated section that must not count.
-    fn elf(sections: &[(u32, u32, u32)]) -> Vec<u8> {
-        let mut v = vec![0u8; 52];
-        v[..6].copy_from_slice(b"\x7fELF\x01\x01");
-        v[0x20..0x24].copy_from_slice(&52u32.to_le_bytes());
-        v[0x2e..0x30].copy_from_slice(&40u16.to_le_bytes());
-        v[0x30..0x32].copy_from_slice(&(sections.len() as u16).to_le_bytes());
-        for &(kind, flags, size) in sections {
-            let mut h = [0u8; 40];
-            h[4..8].copy_from_slice(&kind.to_le_bytes());
-            h[8..12].copy_from_slice(&flags.to_le_bytes());
-            h[20..24].copy_from_slice(&size.to_le_bytes());
-            v.extend_from_slice(&h);
-        }
-        v
-    }
-
     #[test]
     fn sums_sections_by_kind() {
-        let image = elf(&[
-            (0, 0, 0),      // null
-            (1, 0x6, 1000), // .text: alloc + exec
-            (1, 0x2, 192),  // .vector_table: alloc
-            (1, 0x2, 8),    // .rodata
-            (1, 0x3, 64),   // .data: alloc + write
-            (8, 0x3, 32),   // .bss: nobits
-            (1, 0x0, 5000), // .debug_info: not allocated
+        // One non-allocated section (.debug_info) that must not count; a null section first.
+        let image = named_elf(&[
+            ("", 0, 0, &[], 0),
+            (".text", 1, 0x6, &[0; 1000], 0),        // alloc + exec
+            (".vector_table", 1, 0x2, &[0; 192], 0), // alloc
+            (".rodata", 1, 0x2, &[0; 8], 0),
+            (".data", 1, 0x3, &[0; 64], 0), // alloc + write
+            (".bss", SHT_NOBITS, 0x3, &[], 32),
+            (".debug_info", 1, 0x0, &[0; 5000], 0),
         ]);
         assert_eq!(
             section_sizes(&image),
@@ -246,7 +201,7 @@ mod tests {
         body.extend_from_slice(&names);
         headers.push((shstrtab_name, 3, 0, 0, names_offset, names.len() as u32));
         let mut v = vec![0u8; 52];
-        v[..6].copy_from_slice(b"\x7fELF\x01\x01");
+        v[..7].copy_from_slice(b"\x7fELF\x01\x01\x01");
         let shoff = data_start + body.len() as u32;
         v[0x20..0x24].copy_from_slice(&shoff.to_le_bytes());
         v[0x2e..0x30].copy_from_slice(&40u16.to_le_bytes());
@@ -319,8 +274,8 @@ mod tests {
     fn rejects_what_is_not_elf32_le() {
         assert!(section_sizes(b"\x7fELF\x02\x01").is_err());
         assert!(section_sizes(b"MZ").is_err());
-        let mut truncated = elf(&[(1, 0x6, 10)]);
-        truncated.truncate(60);
+        let mut truncated = named_elf(&[(".text", 1, 0x6, &[0; 10], 0)]);
+        truncated.truncate(80);
         assert!(section_sizes(&truncated).is_err());
     }
 

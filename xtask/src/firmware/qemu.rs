@@ -28,8 +28,8 @@ impl Run {
 }
 
 /// Runs `elf` with QEMU's `args` (machine and cpu), killed at [`RUN_TIMEOUT`] by coreutils'
-/// `timeout`; prints and returns what it printed and how it ended. `label` names the run.
-pub(super) fn run_qemu(qemu: Command, args: &[&str], label: &str, elf: &Path) -> Result<Run> {
+/// `timeout`; prints and returns what it printed and how it ended.
+pub(super) fn run_qemu(qemu: Command, m: &super::Machine, elf: &Path) -> Result<Run> {
     let mut c = Command::new("timeout");
     c.arg(RUN_TIMEOUT.as_secs().to_string())
         .arg(qemu.get_program());
@@ -40,7 +40,7 @@ pub(super) fn run_qemu(qemu: Command, args: &[&str], label: &str, elf: &Path) ->
     }
     let start = Instant::now();
     let output = c
-        .args(args)
+        .args(m.args.split(' '))
         .args([
             "-nographic",
             "-semihosting-config",
@@ -64,7 +64,9 @@ pub(super) fn run_qemu(qemu: Command, args: &[&str], label: &str, elf: &Path) ->
         eprintln!("qemu: {line}");
     }
     eprintln!(
-        "{label}: {} after {} ms",
+        "{} on {}: {} after {} ms",
+        m.target,
+        m.args,
         match status {
             Some(code) => format!("exit status {code}"),
             None => "killed".to_owned(),

@@ -3,8 +3,8 @@
 //! first release is one "Added" list, and the published crates' READMEs stay short.
 
 use std::collections::BTreeSet;
-use std::fs;
-use std::path::Path;
+
+use crate::util::repo_files;
 
 /// Extensions that make a backticked word a file name (`id.rs`, `deny.toml`).
 const FILE_EXTENSIONS: &[&str] = &[
@@ -12,32 +12,18 @@ const FILE_EXTENSIONS: &[&str] = &[
     "stderr", "css",
 ];
 
-/// Every file and folder under `root`, as `/`-separated paths relative to it, without build
-/// output, npm packages and git's own data.
-pub(super) fn repo_entries(root: &Path) -> BTreeSet<String> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeSet<String>) {
-        let Ok(entries) = fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let name = entry.file_name();
-            if ["target", "node_modules", ".git"]
-                .iter()
-                .any(|s| name == *s)
-            {
-                continue;
-            }
-            if let Ok(rel) = path.strip_prefix(root) {
-                out.insert(rel.to_string_lossy().replace('\\', "/"));
-            }
-            if path.is_dir() {
-                walk(root, &path, out);
-            }
-        }
-    }
+/// Every file of the repository ([`repo_files`]) and every folder above one, as `/`-separated
+/// paths relative to the root.
+pub(super) fn repo_entries() -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    walk(root, root, &mut out);
+    for file in repo_files().unwrap_or_default() {
+        let mut path = file.as_str();
+        while let Some((parent, _)) = path.rsplit_once('/') {
+            out.insert(parent.to_owned());
+            path = parent;
+        }
+        out.insert(file);
+    }
     out
 }
 
@@ -282,10 +268,13 @@ pub(super) fn changelog_problems(changelog: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+    use std::path::Path;
+
     use clap::CommandFactory;
 
     use super::*;
-    use crate::tidy::CRATES;
+    use crate::tidy::crates;
     use crate::util::project_root;
 
     fn read(path: &Path) -> String {
@@ -295,7 +284,7 @@ mod tests {
     #[test]
     fn architecture_names_only_paths_that_exist() {
         let root = project_root();
-        let entries = repo_entries(&root);
+        let entries = repo_entries();
         assert!(entries.contains("xtask/src/tidy.rs"), "{entries:?}");
         let problems = architecture_problems(&read(&root.join("ARCHITECTURE.md")), &entries);
         assert!(
@@ -405,7 +394,7 @@ mod tests {
     fn published_readmes_are_short() {
         let root = project_root();
         let mut problems = Vec::new();
-        for krate in CRATES {
+        for krate in crates() {
             if let Some(lines) = readme_too_long(&read(&root.join(krate).join("README.md"))) {
                 problems.push(format!(
                     "{krate}/README.md has {lines} lines, more than {README_MAX_LINES}"
@@ -430,18 +419,19 @@ mod tests {
     #[test]
     fn every_changelog_first_release_is_one_added_list() {
         let root = project_root();
-        let mut files = Vec::new();
-        super::super::files_with(&root, &["md"], &mut files);
         let mut problems = Vec::new();
         let mut checked = 0;
-        for f in files.iter().filter(|f| f.ends_with("CHANGELOG.md")) {
+        for f in repo_files()
+            .unwrap()
+            .iter()
+            .filter(|f| f.ends_with("CHANGELOG.md"))
+        {
             checked += 1;
-            for p in changelog_problems(&read(f)) {
-                let rel = f.strip_prefix(&root).unwrap_or(f).display().to_string();
-                problems.push(format!("{rel}: {p}"));
+            for p in changelog_problems(&read(&root.join(f))) {
+                problems.push(format!("{f}: {p}"));
             }
         }
-        assert!(checked >= CRATES.len(), "found only {checked} changelogs");
+        assert!(checked >= crates().len(), "found only {checked} changelogs");
         assert!(
             problems.is_empty(),
             "nothing is released yet: each changelog's first release is one `### Added` list of \
