@@ -61,7 +61,15 @@ pub(crate) fn package_step(sh: &Shell) -> Result {
 /// `cargo deny check licenses bans sources` (cargo-deny installed by xtask).
 pub(crate) fn deny_step(sh: &Shell) -> Result {
     let path = provision::cargo_tools(sh)?;
-    run(cmd!(sh, "cargo deny --locked check licenses bans sources").env("PATH", path))
+    run(cmd!(sh, "cargo deny --locked check licenses bans sources").env("PATH", &path))?;
+    // oid-datafusion is a workspace of its own: the same licence and source rules over its lock
+    // (DataFusion and Ballista bring several majors of many crates, which are theirs to choose).
+    let manifest = crate::util::project_root().join("oid-datafusion/Cargo.toml");
+    run(cmd!(
+        sh,
+        "cargo deny --config deny.toml --manifest-path {manifest} --locked --all-features check licenses sources"
+    )
+    .env("PATH", &path))
 }
 
 /// Removes the sources of our crates that an earlier dry run unpacked from its local overlay
