@@ -1,7 +1,15 @@
 //! The column kernels against their floors and the arrow-rs idiom, interleaved: each case of a
 //! group runs in turn, round after round, so load changes on a shared machine hit them alike
-//! (criterion's cases run seconds apart). Per case and round the fastest of 3 calls; printed:
-//! the median over the rounds, and the median of the per-round ratios to the group's floor.
+//! (criterion's cases run seconds apart), in a new order each round. Per case and round the
+//! fastest of 3 calls; printed:
+//! the median over the rounds, the median of the per-round ratios to the group's floor and, in
+//! the parse groups, the median of the per-round speed-ups over the const-hex idiom / over the
+//! faster of the idioms in that round.
+//!
+//! The idiom is what an arrow-rs user writes today: decode each row with a hex crate into a
+//! `FixedSizeBinaryBuilder`, a null for a null row. It runs with const-hex (the faster of the
+//! two here) and with faster-hex; before timing, the bench checks that it and `parse_hex` give
+//! the same values and nulls.
 //!
 //! `cargo bench -p oid-arrow --bench columns_loop`
 
@@ -37,19 +45,53 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-/// Runs a group (the first case is the floor) and prints each case's median time and ratio.
-fn group(name: &str, cases: &mut [Case<'_>]) {
+/// Runs a group (the first case is the floor) and prints each case's median time and ratio;
+/// with `idioms` (case indices), also each later case's speed-up over the first idiom and over
+/// the faster idiom of each round.
+fn group(name: &str, idioms: &[usize], cases: &mut [Case<'_>]) {
     let mut times = vec![Vec::new(); cases.len()];
+    let mut order: Vec<usize> = (0..cases.len()).collect();
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
     for _ in 0..ROUNDS {
-        for (k, (_, f)) in cases.iter_mut().enumerate() {
-            times[k].push(fastest(f.as_mut()).as_secs_f64());
+        // A new order each round (Fisher-Yates on a xorshift), so no case always runs right
+        // after the same one: the case after the slow idiom ran up to 25% slower, whichever
+        // it was.
+        for i in (1..order.len()).rev() {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            order.swap(i, (seed % (i as u64 + 1)) as usize);
+        }
+        for &k in &order {
+            times[k].push(fastest(cases[k].1.as_mut()).as_secs_f64());
         }
     }
     println!("\n{name}");
+    if !idioms.is_empty() {
+        println!(
+            "  {:<58} {:>12}  {:>7}  speed-up over the const-hex idiom / the faster idiom",
+            "", "median", "/floor"
+        );
+    }
     for (k, (case, _)) in cases.iter().enumerate() {
         let ratios: Vec<f64> = (0..ROUNDS).map(|r| times[k][r] / times[0][r]).collect();
+        let speed_up = match idioms {
+            [first, ..] if k > idioms.iter().copied().max().unwrap_or(0) => {
+                let over = |idiom: &dyn Fn(usize) -> f64| {
+                    median((0..ROUNDS).map(|r| idiom(r) / times[k][r]).collect())
+                };
+                let faster =
+                    |r: usize| idioms.iter().map(|&p| times[p][r]).fold(f64::MAX, f64::min);
+                format!(
+                    "  {:>5.2}x / {:>5.2}x",
+                    over(&|r| times[*first][r]),
+                    over(&faster)
+                )
+            }
+            _ => String::new(),
+        };
         println!(
-            "  {case:<58} {:>9.3} ms  {:>6.2}x",
+            "  {case:<58} {:>9.3} ms  {:>6.2}x{speed_up}",
             median(times[k].clone()) * 1e3,
             median(ratios)
         );
@@ -69,6 +111,35 @@ fn idiom(text: &StringArray) -> Option<FixedSizeBinaryArray> {
     Some(b.finish())
 }
 
+fn idiom_faster_hex(text: &StringArray) -> Option<FixedSizeBinaryArray> {
+    let mut b = FixedSizeBinaryBuilder::with_capacity(text.len(), 12);
+    for row in text {
+        match row {
+            None => b.append_null(),
+            Some(s) => {
+                let mut id = [0; 12];
+                faster_hex::hex_decode(s.as_bytes(), &mut id).ok()?;
+                b.append_value(id).ok()?;
+            }
+        }
+    }
+    Some(b.finish())
+}
+
+/// Whether the idioms and `parse_hex` (both modes) give the same values and nulls.
+fn same_output(text: &StringArray) -> bool {
+    let strict = compute::parse_hex(text, OnInvalid::Error).map(ObjectIdArray::into_inner);
+    let lenient = compute::parse_hex(text, OnInvalid::Null).map(ObjectIdArray::into_inner);
+    let (Some(a), Some(b), Ok(c), Ok(d)) = (idiom(text), idiom_faster_hex(text), strict, lenient)
+    else {
+        return false;
+    };
+    // Null slots hold zeros in all of them; compare them too, and the null buffers.
+    [&b, &c, &d]
+        .iter()
+        .all(|x| **x == a && x.value_data() == a.value_data() && x.nulls() == a.nulls())
+}
+
 fn memcpy(bytes: usize) -> impl FnMut() {
     let src = vec![0x5au8; bytes];
     let mut dst = vec![0u8; bytes];
@@ -85,9 +156,21 @@ fn main() {
     let Ok(text) = compute::to_hex(&ids) else {
         return;
     };
+    // As pyarrow writes nulls: an empty row under a null bit, every 10th row.
+    let with_nulls: StringArray = text
+        .iter()
+        .enumerate()
+        .map(|(i, s)| if i % 10 == 0 { None } else { s })
+        .collect();
+    if !(same_output(&text) && same_output(&with_nulls)) {
+        eprintln!("the idiom and parse_hex disagree: not timing them");
+        std::process::exit(1);
+    }
+    println!("checked: the idioms and parse_hex give the same values and nulls");
     let times = compute::timestamp(&ids);
     group(
         "hex -> ids, 1 M Utf8 rows (floor: memcpy of the 24 MB of text)",
+        &[1, 2],
         &mut [
             (
                 "floor: memcpy 24,000,000 bytes",
@@ -100,6 +183,12 @@ fn main() {
                 }),
             ),
             (
+                "idiom with faster-hex per row",
+                Box::new(|| {
+                    black_box(idiom_faster_hex(black_box(&text)));
+                }),
+            ),
+            (
                 "parse_hex, OnInvalid::Error",
                 Box::new(|| {
                     let _ = black_box(compute::parse_hex(black_box(&text), OnInvalid::Error));
@@ -109,16 +198,6 @@ fn main() {
                 "parse_hex, OnInvalid::Null",
                 Box::new(|| {
                     let _ = black_box(compute::parse_hex(black_box(&text), OnInvalid::Null));
-                }),
-            ),
-            (
-                "reference: the same into a fresh zeroed buffer (one allocation)",
-                Box::new(|| {
-                    let mut out = vec![0u8; ROWS * 12];
-                    for (h, o) in text.value_data().chunks(6144).zip(out.chunks_mut(3072)) {
-                        black_box(const_hex::decode_to_slice(h, o).is_ok());
-                    }
-                    black_box(out);
                 }),
             ),
             (
@@ -137,7 +216,30 @@ fn main() {
         ],
     );
     group(
+        "hex -> ids, 1 M Utf8 rows, every 10th null (an empty row) (floor: memcpy of the 21.6 MB of text)",
+        &[1],
+        &mut [
+            (
+                "floor: memcpy 21,600,000 bytes",
+                Box::new(memcpy(with_nulls.value_data().len())),
+            ),
+            (
+                "idiom: const-hex per row + FixedSizeBinaryBuilder",
+                Box::new(|| {
+                    black_box(idiom(black_box(&with_nulls)));
+                }),
+            ),
+            (
+                "parse_hex, OnInvalid::Error",
+                Box::new(|| {
+                    let _ = black_box(compute::parse_hex(black_box(&with_nulls), OnInvalid::Error));
+                }),
+            ),
+        ],
+    );
+    group(
         "ids -> hex, 1 M rows (floor: memcpy of the output, 24 MB text + 4 MB offsets)",
+        &[],
         &mut [
             (
                 "floor: memcpy 28,000,000 bytes",
@@ -153,6 +255,7 @@ fn main() {
     );
     group(
         "ids -> hex view, 1 M rows (floor: memcpy of the output, 16 MB views + 24 MB text)",
+        &[],
         &mut [
             (
                 "floor: memcpy 40,000,000 bytes",
@@ -168,6 +271,7 @@ fn main() {
     );
     group(
         "ids -> creation time, 1 M rows (floor: memcpy of the 8 MB output)",
+        &[],
         &mut [
             ("floor: memcpy 8,000,000 bytes", Box::new(memcpy(ROWS * 8))),
             (
@@ -180,6 +284,7 @@ fn main() {
     );
     group(
         "times -> ids, 1 M rows (floor: memcpy of the 12 MB output)",
+        &[],
         &mut [
             (
                 "floor: memcpy 12,000,000 bytes",

@@ -56,6 +56,8 @@ trait Rows {
     fn len(&self) -> usize;
     fn nulls(&self) -> Option<&NullBuffer>;
     fn row(&self, i: usize) -> &[u8];
+    /// The length of row `i`, without slicing it.
+    fn row_len(&self, i: usize) -> usize;
     /// The text of rows `start..end` in one slice, if each of them is 24 bytes or empty and the
     /// 24-byte ones follow each other in one buffer: then the slice is their hex end to end.
     fn block(&self, start: usize, end: usize) -> Option<&[u8]>;
@@ -74,13 +76,22 @@ impl<T: ByteArrayType> Rows for GenericByteArray<T> {
         &self.value_data()[offsets[i].as_usize()..offsets[i + 1].as_usize()]
     }
     #[inline]
+    fn row_len(&self, i: usize) -> usize {
+        self.value_length(i).as_usize()
+    }
+    #[inline]
     fn block(&self, start: usize, end: usize) -> Option<&[u8]> {
         let offsets = self.value_offsets().get(start..=end)?;
-        // Each row 24 bytes or empty: one branch-free pass over the offsets.
-        let regular = offsets[1..].iter().zip(offsets).fold(true, |acc, (b, a)| {
-            let len = b.as_usize().wrapping_sub(a.as_usize());
-            acc & ((len == 24) | (len == 0))
-        });
+        // Each row 24 bytes or empty: one branch-free pass over the offsets, in their own
+        // width (widening each to `usize` first took twice as long).
+        let (zero, hex) = (T::Offset::usize_as(0), T::Offset::usize_as(24));
+        let regular = offsets[1..]
+            .iter()
+            .zip(offsets)
+            .fold(true, |acc, (&b, &a)| {
+                let len = b - a; // offsets never fall, so no overflow
+                acc & ((len == hex) | (len == zero))
+            });
         let (first, last) = (offsets[0].as_usize(), offsets[end - start].as_usize());
         regular
             .then(|| self.value_data().get(first..last))
@@ -98,6 +109,11 @@ impl<T: ByteViewType + ?Sized> Rows for GenericByteViewArray<T> {
     #[inline]
     fn row(&self, i: usize) -> &[u8] {
         self.value(i).as_ref()
+    }
+    #[inline]
+    fn row_len(&self, i: usize) -> usize {
+        // The low 32 bits of a view are the row's length.
+        self.views().get(i).map_or(0, |&view| view as u32 as usize)
     }
     fn block(&self, start: usize, end: usize) -> Option<&[u8]> {
         // A view of more than 12 bytes is its length, a prefix, a buffer index and an offset.
@@ -134,6 +150,10 @@ impl Rows for FixedSizeBinaryArray {
     #[inline]
     fn row(&self, i: usize) -> &[u8] {
         self.value(i)
+    }
+    #[inline]
+    fn row_len(&self, _: usize) -> usize {
+        self.value_length() as usize
     }
     fn block(&self, start: usize, end: usize) -> Option<&[u8]> {
         let size = self.value_length() as usize;
@@ -222,47 +242,113 @@ const BLOCK: usize = 256;
 
 fn parse_rows<R: Rows + ?Sized>(rows: &R, on_invalid: OnInvalid) -> Result<ObjectIdArray, Error> {
     let n = rows.len();
-    let nulls = rows.nulls();
+    // One pass over the whole column's offsets (or views) first: checking them block by block,
+    // between the decodes, cost more than the decode itself (two streams from memory in turn).
+    let whole = rows.block(0, n);
+    // Every row 24 bytes, end to end: the column is one hex string. const-hex decodes it in one
+    // validated SIMD pass into a buffer it allocates without zeroing it first (zeroing, even a
+    // block at a time in the cache, cost 15% more; benches/columns_loop.rs, README). If it
+    // fails (a row that is not hex), the block-by-block path below finds the rows.
+    if let Some(text) = whole
+        && text.len() == n * 24
+        && let Ok(bytes) = const_hex::decode(text)
+        && bytes.len() == n * 12
+    {
+        return Ok(from_parts(Buffer::from_vec(bytes), rows.nulls().cloned()));
+    }
     let mut values = MutableBuffer::with_capacity(n * 12);
     let mut invalid = Invalid::new(n);
-    let mut packed = [[0u8; 12]; BLOCK];
-    for start in (0..n).step_by(BLOCK) {
-        let end = n.min(start + BLOCK);
-        // The block's ids go straight into the output (zeroed first: a block in the cache).
-        values.extend_zeros((end - start) * 12);
-        let out = values.as_slice_mut()[start * 12..].as_chunks_mut::<12>().0;
-        // A block whose text is hex end to end is decoded in one call of const-hex's SIMD
-        // decode (validated: it fails on anything but hex digits); a block of 24-byte and
-        // empty rows (nulls as pyarrow writes them) is decoded the same way and spread out.
-        // Any other block (a bad row, a null row over bytes that are not hex, other lengths)
-        // is parsed row by row by oid-core.
-        match rows.block(start, end) {
-            Some(text) if text.len() == out.len() * 24 => {
-                if const_hex::decode_to_slice(text, out.as_flattened_mut()).is_err() {
-                    parse_each(rows, start, out, on_invalid, &mut invalid)?;
-                }
+    let scratch = &mut [[0u8; 12]; BLOCK];
+    match whole {
+        // Every row 24 bytes, end to end: each block's hex is a slice of the whole.
+        Some(text) if text.len() == n * 24 => {
+            for (start, text) in (0..n).step_by(BLOCK).zip(text.chunks(BLOCK * 24)) {
+                let out = next_block(&mut values, start, text.len() / 24);
+                parse_block(rows, start, text, out, scratch, on_invalid, &mut invalid)?;
             }
-            Some(text) if text.len() % 24 == 0 => {
-                let packed = &mut packed[..text.len() / 24];
-                if const_hex::decode_to_slice(text, packed.as_flattened_mut()).is_ok() {
-                    let mut packed = packed.iter();
-                    for (i, out) in (start..end).zip(out.iter_mut()) {
-                        *out = if rows.row(i).len() == 24 {
-                            packed.next().copied().unwrap_or_default()
-                        } else if nulls.is_some_and(|nulls| nulls.is_null(i)) {
-                            [0; 12]
-                        } else {
-                            parse_one(rows, i, on_invalid, &mut invalid)?
-                        };
+        }
+        // 24-byte and empty rows (nulls as pyarrow writes them): each block's 24-byte rows
+        // follow on from the last block's.
+        Some(text) if text.len().is_multiple_of(24) => {
+            let mut at = 0;
+            for start in (0..n).step_by(BLOCK) {
+                let end = n.min(start + BLOCK);
+                let full = (start..end).filter(|&i| rows.row_len(i) == 24).count();
+                let out = next_block(&mut values, start, end - start);
+                match text.get(at..at + full * 24) {
+                    Some(block) => {
+                        parse_block(rows, start, block, out, scratch, on_invalid, &mut invalid)?;
                     }
-                } else {
-                    parse_each(rows, start, out, on_invalid, &mut invalid)?;
+                    None => parse_each(rows, start, out, on_invalid, &mut invalid)?,
+                }
+                at += full * 24;
+            }
+        }
+        // Other lengths somewhere (bad rows, or text not end to end in one buffer): block by
+        // block, so the blocks that are hex end to end still take the bulk path.
+        _ => {
+            for start in (0..n).step_by(BLOCK) {
+                let end = n.min(start + BLOCK);
+                let out = next_block(&mut values, start, end - start);
+                match rows.block(start, end) {
+                    Some(text) => {
+                        parse_block(rows, start, text, out, scratch, on_invalid, &mut invalid)?;
+                    }
+                    None => parse_each(rows, start, out, on_invalid, &mut invalid)?,
                 }
             }
-            _ => parse_each(rows, start, out, on_invalid, &mut invalid)?,
         }
     }
-    Ok(from_parts(values.into(), invalid.nulls(nulls)))
+    Ok(from_parts(values.into(), invalid.nulls(rows.nulls())))
+}
+
+/// Appends the ids of rows `start..start + len` to `values`, zeroed (a block in the cache), and
+/// returns them.
+fn next_block(values: &mut MutableBuffer, start: usize, len: usize) -> &mut [[u8; 12]] {
+    values.extend_zeros(len * 12);
+    values.as_slice_mut()[start * 12..].as_chunks_mut::<12>().0
+}
+
+/// Parses rows `start..start + out.len()`, whose 24-byte rows are `text` end to end (the others
+/// empty). Text that is all hex digits is decoded in one call of const-hex's SIMD decode
+/// (validated: it fails on anything but hex digits) and, if some rows are empty, spread out.
+/// Any other block (a bad row, a null row over bytes that are not hex, an empty row that is not
+/// null) is parsed row by row by oid-core, which gives the exact error.
+fn parse_block<R: Rows + ?Sized>(
+    rows: &R,
+    start: usize,
+    text: &[u8],
+    out: &mut [[u8; 12]],
+    scratch: &mut [[u8; 12]; BLOCK],
+    on_invalid: OnInvalid,
+    invalid: &mut Invalid,
+) -> Result<(), Error> {
+    if text.len() == out.len() * 24 {
+        if const_hex::decode_to_slice(text, out.as_flattened_mut()).is_err() {
+            parse_each(rows, start, out, on_invalid, invalid)?;
+        }
+        return Ok(());
+    }
+    let Some(packed) = scratch.get_mut(..text.len() / 24) else {
+        return parse_each(rows, start, out, on_invalid, invalid);
+    };
+    if !text.len().is_multiple_of(24)
+        || const_hex::decode_to_slice(text, packed.as_flattened_mut()).is_err()
+    {
+        return parse_each(rows, start, out, on_invalid, invalid);
+    }
+    let nulls = rows.nulls();
+    let mut packed = packed.iter();
+    for (i, out) in (start..).zip(out.iter_mut()) {
+        *out = if rows.row_len(i) == 24 {
+            packed.next().copied().unwrap_or_default()
+        } else if nulls.is_some_and(|nulls| nulls.is_null(i)) {
+            [0; 12]
+        } else {
+            parse_one(rows, i, on_invalid, invalid)?
+        };
+    }
+    Ok(())
 }
 
 /// Rows found invalid by a lenient kernel, as a validity bitmap made on the first one.
@@ -297,6 +383,9 @@ impl Invalid {
 }
 
 /// Parses rows `first..first + out.len()` one by one with oid-core's parser.
+// Out of line: kept out of the bulk loop, whose code then does not depend on the mode.
+#[inline(never)]
+#[cold]
 fn parse_each<R: Rows + ?Sized>(
     rows: &R,
     first: usize,
@@ -360,14 +449,31 @@ fn valid_rows<R: Rows + ?Sized>(rows: &R) -> BooleanArray {
     let n = rows.len();
     let one = |i| ObjectId::try_parse_ascii(rows.row(i)).is_ok();
     let mut bits = BooleanBufferBuilder::new(n);
-    for start in (0..n).step_by(BLOCK) {
-        let end = n.min(start + BLOCK);
-        // A block of hex end to end is a block of ids; other blocks row by row.
-        match rows.block(start, end) {
-            Some(text) if text.len() == (end - start) * 24 && const_hex::check_raw(text) => {
-                bits.append_n(end - start, true);
+    match rows.block(0, n) {
+        // Every row 24 bytes, end to end (one pass over the offsets, as `parse_rows` does): a
+        // block of hex is a block of ids, other blocks row by row.
+        Some(text) if text.len() == n * 24 => {
+            for (start, text) in (0..n).step_by(BLOCK).zip(text.chunks(BLOCK * 24)) {
+                let end = start + text.len() / 24;
+                if const_hex::check_raw(text) {
+                    bits.append_n(end - start, true);
+                } else {
+                    (start..end).for_each(|i| bits.append(one(i)));
+                }
             }
-            _ => (start..end).for_each(|i| bits.append(one(i))),
+        }
+        _ => {
+            for start in (0..n).step_by(BLOCK) {
+                let end = n.min(start + BLOCK);
+                match rows.block(start, end) {
+                    Some(text)
+                        if text.len() == (end - start) * 24 && const_hex::check_raw(text) =>
+                    {
+                        bits.append_n(end - start, true);
+                    }
+                    _ => (start..end).for_each(|i| bits.append(one(i))),
+                }
+            }
         }
     }
     let bits = bits.finish();

@@ -413,6 +413,30 @@ proptest! {
 }
 
 #[test]
+fn large_columns_with_empty_null_rows() {
+    // Nulls as pyarrow writes them (empty rows) among 24-byte rows, over several blocks of
+    // 256 rows: each block's hex follows on from the last one's.
+    let rows: Vec<Option<Vec<u8>>> = (0..1_000u32)
+        .map(|i| {
+            let id = ObjectId::from_parts(i * 11, [i as u8; 5], i);
+            (i % 7 != 3).then(|| id.to_hex().as_bytes().to_vec())
+        })
+        .collect();
+    check_text(&rows);
+    for bad in [
+        &b"507f1f77bcf86cd79943901g"[..],
+        b"",
+        b"507f1f77bcf86cd79943901",
+    ] {
+        for at in [0, 255, 256, 257, 600, 999] {
+            let mut rows = rows.clone();
+            rows[at] = Some(bad.to_vec());
+            check_text(&rows);
+        }
+    }
+}
+
+#[test]
 fn large_columns_with_bad_rows_at_block_edges() {
     // 1,000 rows of 24 bytes: the one-pass path decodes them in blocks of 256 rows.
     let ids: Vec<ObjectId> = (0..1_000u32)
