@@ -25,7 +25,7 @@ use oid_arrow::compute::{self, OnInvalid};
 use oid_core::ObjectId;
 
 const ROWS: usize = 1_000_000;
-const ROUNDS: usize = 15;
+const ROUNDS: usize = 31;
 
 type Case<'a> = (&'a str, Box<dyn FnMut() + 'a>);
 
@@ -167,6 +167,18 @@ fn main() {
         std::process::exit(1);
     }
     println!("checked: the idioms and parse_hex give the same values and nulls");
+    // One row that is not hex, near the end: only its block is parsed again.
+    let one_bad: StringArray = text
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            if i == ROWS - 10 {
+                Some("not an id, 24 bytes long")
+            } else {
+                s
+            }
+        })
+        .collect();
     let times = compute::timestamp(&ids);
     group(
         "hex -> ids, 1 M Utf8 rows (floor: memcpy of the 24 MB of text)",
@@ -233,6 +245,28 @@ fn main() {
                 "parse_hex, OnInvalid::Error",
                 Box::new(|| {
                     let _ = black_box(compute::parse_hex(black_box(&with_nulls), OnInvalid::Error));
+                }),
+            ),
+        ],
+    );
+    group(
+        "hex -> ids, lenient, 1 M Utf8 rows, one not hex near the end (floor: memcpy of the text)",
+        &[],
+        &mut [
+            (
+                "floor: memcpy 24,000,000 bytes",
+                Box::new(memcpy(ROWS * 24)),
+            ),
+            (
+                "parse_hex, OnInvalid::Null, every row hex",
+                Box::new(|| {
+                    let _ = black_box(compute::parse_hex(black_box(&text), OnInvalid::Null));
+                }),
+            ),
+            (
+                "parse_hex, OnInvalid::Null, one row not hex",
+                Box::new(|| {
+                    let _ = black_box(compute::parse_hex(black_box(&one_bad), OnInvalid::Null));
                 }),
             ),
         ],
