@@ -378,9 +378,9 @@ impl Invalid {
 }
 
 /// Parses rows `first..first + out.len()` one by one with oid-core's parser.
-// Out of line: kept out of the bulk loop, whose code then does not depend on the mode.
+// Out of line (not `#[cold]`: it is the main path of views that do not lie end to end): kept
+// out of the bulk loops, whose code then does not depend on the mode.
 #[inline(never)]
-#[cold]
 fn parse_each<R: Rows + ?Sized>(
     rows: &R,
     first: usize,
