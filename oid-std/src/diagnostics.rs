@@ -18,8 +18,7 @@ use std::path::PathBuf;
 use oid_core::{CapacityPolicy, EntropyError};
 
 use crate::fork::GuardKind;
-use crate::process::Elapsed;
-use crate::snapshot::{FLAG_VM_GEN_COUNTER_PRESENT, Found, SnapshotPolicy};
+use crate::snapshot::{Elapsed, FLAG_VM_GEN_COUNTER_PRESENT, Found, SnapshotPolicy};
 
 /// What oid-std will use in this process (see [`report`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -195,7 +194,7 @@ pub fn report() -> Report {
     Report {
         fork_detection: fork_detection(),
         vmclock: vmclock_report(),
-        boot_clock: crate::process::BootTime.seconds().is_some(),
+        boot_clock: crate::snapshot::BootTime.seconds().is_some(),
         entropy_error: crate::snapshot::os_getrandom(&mut probe).err(),
         cpu_random: match crate::sys::cpu_random_kind() {
             Some("rdrand") => Some(CpuRandom::Rdrand),

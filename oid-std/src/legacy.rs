@@ -18,11 +18,12 @@
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use md5::{Digest, Md5};
-use oid_core::ObjectId;
+use oid_core::{Clock, ObjectId};
 
 use crate::clock::CoarseClock;
+use crate::entropy::OsEntropy;
 use crate::error::Error;
-use crate::process::{Lenient, Strict};
+use crate::process::{Lenient, Mode, Shared, Strict, read, reading_secs, shared};
 
 /// The machine id, computed once (`u32::MAX` until then: machine ids are below 2^24).
 static MACHINE: AtomicU32 = AtomicU32::new(u32::MAX);
@@ -86,7 +87,7 @@ pub fn process_id() -> u16 {
 /// assert_eq!(a.to_legacy_parts().machine, b.to_legacy_parts().machine);
 /// ```
 pub fn new() -> ObjectId {
-    let Ok(id) = crate::process::next_legacy::<Lenient, _>(&CoarseClock, machine_id());
+    let Ok(id) = next_in::<Lenient, _>(shared(), &CoarseClock, machine_id());
     id
 }
 
@@ -106,7 +107,35 @@ pub fn new() -> ObjectId {
 /// # Ok::<(), oid_std::Error>(())
 /// ```
 pub fn try_new() -> Result<ObjectId, Error> {
-    crate::process::next_legacy::<Strict, _>(&CoarseClock, machine_id())
+    next_in::<Strict, _>(shared(), &CoarseClock, machine_id())
+}
+
+/// The next id in the legacy layout from `s`: this process's id, one shared counter (with its
+/// own capacity window, in `s`), reading `clock`.
+pub(crate) fn next_in<M: Mode, C: Clock>(
+    s: &Shared,
+    clock: &C,
+    machine: u32,
+) -> Result<ObjectId, M::Error> {
+    let id = s.identity::<M>(&mut OsEntropy)?;
+    let mut reading = read::<M>(clock)?;
+    loop {
+        match s.legacy_ids.reserve(reading_secs(reading), 1) {
+            Ok(b) => {
+                return Ok(ObjectId::from_legacy_parts(
+                    b.timestamp(),
+                    machine,
+                    id.pid as u16,
+                    b.first(),
+                ));
+            }
+            Err(_) => {
+                M::spent()?;
+                clock.wait();
+                reading = read::<M>(clock)?;
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -12,8 +12,8 @@
 //!   sequence lock on every block refill. Nothing is decided once for good ([`PageWatch`]): a
 //!   missing page is looked for again at refills, a read that does not settle counts as "maybe
 //!   restored", and a page file replaced by a rename is mapped again.
-//! * The wall clock against `CLOCK_BOOTTIME` on every block refill (see `process`), for VMs
-//!   without VMClock whose clock is set after the restore.
+//! * The wall clock against `CLOCK_BOOTTIME` on every block refill ([`Signals::check_jump`]),
+//!   for VMs without VMClock whose clock is set after the restore.
 //! * [`crate::reseed`], for runtimes that know they were restored.
 //!
 //! VMGenID's `NEW_VMGENID=1` uevent is not used: it arrives on a netlink socket, so seeing it
@@ -82,6 +82,148 @@ impl SnapshotPolicy {
             1 => SnapshotPolicy::EveryId,
             _ => SnapshotPolicy::Signals,
         }
+    }
+}
+
+/// A change of the wall clock against the boot-time clock, in seconds, above which a refill
+/// takes it for a snapshot restore (or a clock set far) and rotates the random value. The two
+/// whole-second readings disagree by up to a second on their own; an NTP step is usually well
+/// under a second.
+pub(crate) const JUMP_SECONDS: u32 = 4;
+
+/// `Signals::offset` before the first comparison.
+pub(crate) const NO_OFFSET: u64 = u64::MAX;
+
+/// Elapsed seconds from a clock that is never set (the comparison for snapshot detection).
+pub(crate) trait Elapsed {
+    fn seconds(&self) -> Option<u64>;
+}
+
+/// `CLOCK_BOOTTIME` on Linux and Android; nothing elsewhere (no detection).
+pub(crate) struct BootTime;
+
+impl Elapsed for BootTime {
+    #[inline]
+    fn seconds(&self) -> Option<u64> {
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        return crate::sys::boot_seconds();
+        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        return None;
+    }
+}
+
+/// What a generator's block refills read to see a restore or a clone: the VMClock page's
+/// generation and the wall clock's jump against the boot clock. A signal calls `rotate` (a
+/// fresh clone-divergent random value) before it records what it saw, so that a thread that
+/// sees the record also sees the rotation.
+pub(crate) struct Signals {
+    /// Where the VMClock page comes from: `None`, the process's (`/dev/vmclock0` or
+    /// `OID_STD_VMCLOCK`); tests give their own.
+    pub(crate) watch: Option<&'static PageWatch>,
+    /// The raw VMClock generation word the ids' random value was drawn (or last checked) under:
+    /// the last one read consistently (a torn read records nothing), once `vmgen_known`.
+    vmgen: AtomicU64,
+    vmgen_known: AtomicBool,
+    /// The wall clock's second minus the elapsed clock's (wrapping, 32 bits) at the last
+    /// refill that read both, or [`NO_OFFSET`].
+    pub(crate) offset: AtomicU64,
+}
+
+impl Signals {
+    pub(crate) const fn new() -> Signals {
+        Signals {
+            watch: None,
+            vmgen: AtomicU64::new(0),
+            vmgen_known: AtomicBool::new(false),
+            offset: AtomicU64::new(NO_OFFSET),
+        }
+    }
+
+    pub(crate) fn watch(&self) -> &'static PageWatch {
+        self.watch.unwrap_or_else(process_watch)
+    }
+
+    /// Records the page's generation as the one a random value is drawn under now (the
+    /// process's first draw, again in a child).
+    pub(crate) fn note_generation(&self) {
+        let page = self.watch().look(NO_TIME);
+        if let Some(r) = page.and_then(|p| p.read_tries(SEQLOCK_TRIES)) {
+            if r.flags & FLAG_VM_GEN_COUNTER_PRESENT != 0 {
+                self.vmgen.store(r.generation, Release);
+                self.vmgen_known.store(true, Release);
+            }
+        }
+    }
+
+    /// Reads the VMClock page (under its sequence lock; the watch looks for a page that was
+    /// missing, or replaced, first): when its generation differs from the one the random value
+    /// was drawn under, or none was known (a page that appeared or settled since), `rotate`s
+    /// first, then records the generation. A read that does not settle cannot tell whether a
+    /// restore happened: `rotate` too, nothing recorded. Returns the generation word and the
+    /// value the block is checked against per id: the one read, or after a torn read the word
+    /// as it is now (a change drops the block).
+    #[inline]
+    pub(crate) fn check_vmclock(
+        &self,
+        reading: u64,
+        rotate: impl Fn(),
+    ) -> Option<(&'static AtomicU64, u64)> {
+        let watch = self.watch();
+        let page = watch.look(reading)?;
+        let tries = if watch.torn.load(Relaxed) {
+            TORN_TRIES
+        } else {
+            SEQLOCK_TRIES
+        };
+        let word = page.generation_word();
+        match page.read_tries(tries) {
+            Some(r) => {
+                if watch.torn.load(Relaxed) {
+                    watch.torn.store(false, Relaxed);
+                }
+                if r.flags & FLAG_VM_GEN_COUNTER_PRESENT == 0 {
+                    return None;
+                }
+                if !self.vmgen_known.load(Acquire) || self.vmgen.load(Acquire) != r.generation {
+                    rotate();
+                    self.vmgen.store(r.generation, Release);
+                    self.vmgen_known.store(true, Release);
+                }
+                Some((word, r.generation))
+            }
+            None => {
+                watch.torn.store(true, Relaxed);
+                rotate();
+                Some((word, word.load(Acquire)))
+            }
+        }
+    }
+
+    /// Compares the wall clock's `reading` ([`NO_TIME`]: none) with `elapsed`: when their
+    /// difference moved by more than [`JUMP_SECONDS`] since the last refill, `rotate`s (the
+    /// thread that records the new difference first; one rotation per jump).
+    #[inline]
+    pub(crate) fn check_jump(&self, reading: u64, elapsed: &impl Elapsed, rotate: impl Fn()) {
+        let Some(boot) = elapsed.seconds() else {
+            return;
+        };
+        if reading == NO_TIME {
+            return;
+        }
+        let offset = u64::from((reading as u32).wrapping_sub(boot as u32));
+        let seen = self.offset.load(Acquire);
+        if seen == offset {
+            return;
+        }
+        let jump = seen != NO_OFFSET
+            && ((offset as u32).wrapping_sub(seen as u32) as i32).unsigned_abs() > JUMP_SECONDS;
+        // Rotate before recording the new difference: a thread that reads it recorded has
+        // the new random value too (two threads that both see the jump both rotate, which
+        // is safe: a new random value is a new id space).
+        if jump {
+            rotate();
+        }
+        self.offset.store(offset, Release);
     }
 }
 

@@ -1,10 +1,24 @@
-//! The per-thread block of counter values ([`LOCAL`]) and its refill from the shared id space.
+//! The per-thread block of counter values ([`LOCAL`]): the fast path that takes the next id from
+//! it ([`next`], [`take`]) and, when the block is spent or no longer live, its refill from the
+//! shared id space ([`refill`]).
 
-#[allow(
-    clippy::wildcard_imports,
-    reason = "one module split by concern: the parent's names"
-)]
-use super::*;
+use std::cell::Cell;
+use std::sync::atomic::Ordering::{Acquire, Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64};
+
+use oid_core::{Clock, IdBlock, ObjectId};
+
+use super::identity::Shared;
+use super::{Mode, SHARED};
+use crate::entropy::OsEntropy;
+use crate::fork::GuardKind;
+use crate::snapshot::{BootTime, Elapsed, SnapshotPolicy};
+
+/// The largest counter block a thread reserves at once.
+pub(crate) const MAX_BLOCK: u32 = 256;
+
+/// A block's clock reading when the clock gave none.
+const NO_READING: u64 = crate::snapshot::NO_TIME;
 
 /// A thread's block of counter values.
 pub(crate) struct Local {
@@ -50,14 +64,98 @@ impl Local {
 }
 
 thread_local! {
-    pub(super) static LOCAL: Local = const { Local::new() };
+    static LOCAL: Local = const { Local::new() };
+}
+
+/// The next id of the process-wide generator, reading `clock`.
+#[inline]
+pub(crate) fn next<M: Mode, C: Clock>(clock: &C) -> Result<ObjectId, M::Error> {
+    let reading = read::<M>(clock)?;
+    // The fast path returns a small `Option`, and the `Result` is built once here: passing a
+    // `Result<ObjectId, Error>` through `try_with` made the compiler copy it through the stack
+    // with mismatched widths (a store-forwarding stall per id, 4x the cost of `try_new`).
+    if let Ok(Some(id)) = LOCAL.try_with(|l| take::<M>(l, reading)) {
+        return Ok(id);
+    }
+    next_slow::<M, C>(clock, reading)
+}
+
+/// Everything but the fast path: a new block, or a thread-local storage being torn down.
+#[cold]
+#[inline(never)]
+fn next_slow<M: Mode, C: Clock>(clock: &C, reading: u64) -> Result<ObjectId, M::Error> {
+    match LOCAL.try_with(|l| refill::<M, C>(&SHARED.0, l, clock, &BootTime, reading)) {
+        Ok(r) => r,
+        // Thread-local storage is being torn down: a one-id block of its own.
+        Err(_) => refill::<M, C>(&SHARED.0, &Local::new(), clock, &BootTime, reading),
+    }
+}
+
+/// The next id of `l`'s block, if it is live: same epoch (no fork, no reseed since), same
+/// VMClock generation (no restore since), same clock reading.
+#[inline(always)]
+fn take<M: Mode>(l: &Local, reading: u64) -> Option<ObjectId> {
+    let left = l.left.get();
+    if left != 0
+        && l.guard
+            .get()
+            .is_some_and(|g| g.load(Relaxed) == l.epoch.get())
+        && l.vm_word
+            .get()
+            .is_none_or(|w| w.load(Relaxed) == l.vm_generation.get())
+        && (l.reading.get() == reading || reading == NO_READING)
+        && !(M::STRICT && l.weak.get())
+    {
+        let c = l.next.get();
+        l.next.set(c.wrapping_add(1));
+        l.left.set(left - 1);
+        Some(ObjectId::from_parts(l.secs.get(), l.random.get(), c))
+    } else {
+        None
+    }
+}
+
+/// The clock's reading as a block key, or `NO_READING` (an error in strict mode).
+#[inline]
+pub(crate) fn read<M: Mode>(clock: &impl Clock) -> Result<u64, M::Error> {
+    match clock.unix_seconds() {
+        // Wraps modulo 2^32, as the timestamp field does.
+        Some(secs) => Ok(u64::from(secs as u32)),
+        None => M::no_clock().map(|()| NO_READING),
+    }
+}
+
+/// `reading` as the window takes it.
+#[inline]
+pub(crate) const fn reading_secs(reading: u64) -> Option<u32> {
+    if reading == NO_READING {
+        None
+    } else {
+        Some(reading as u32)
+    }
+}
+
+/// The next id from `s`, with `l` as this thread's block (the tests' entry point; the process
+/// generator's is [`next`]).
+#[cfg(test)]
+pub(crate) fn next_in<M: Mode, C: Clock>(
+    s: &Shared,
+    l: &Local,
+    clock: &C,
+    elapsed: &impl Elapsed,
+) -> Result<ObjectId, M::Error> {
+    let reading = read::<M>(clock)?;
+    match take::<M>(l, reading) {
+        Some(id) => Ok(id),
+        None => refill::<M, C>(s, l, clock, elapsed, reading),
+    }
 }
 
 /// Reserves a new block for this thread (waiting for the next second in lenient mode when
 /// the current one is spent) and returns its first id.
 #[cold]
 #[inline(never)]
-pub(super) fn refill<M: Mode, C: Clock>(
+fn refill<M: Mode, C: Clock>(
     s: &Shared,
     l: &Local,
     clock: &C,
@@ -69,8 +167,8 @@ pub(super) fn refill<M: Mode, C: Clock>(
     let mut waited = false;
     let (id, vm, want, block) = loop {
         let id = s.identity::<M>(&mut OsEntropy)?;
-        let vm = s.check_vmclock(reading);
-        s.check_jump(reading, elapsed);
+        let vm = s.signals.check_vmclock(reading, || s.rotate_fresh());
+        s.signals.check_jump(reading, elapsed, || s.rotate_fresh());
         let want =
             if id.guard.kind == GuardKind::Pid || s.snapshot_policy() != SnapshotPolicy::Signals {
                 // No fork signal: every id goes through the process id check in `identity`. Or

@@ -1,12 +1,17 @@
 //! The process's identity and shared state: who drew the random value (epoch, process id),
-//! the two id spaces, seeding from the OS random source or the fallback mix, and the snapshot
-//! signals read at a refill.
+//! the two id spaces, the restore signals ([`Signals`]), and seeding from the OS random source
+//! or the fallback mix.
 
-#[allow(
-    clippy::wildcard_imports,
-    reason = "one module split by concern: the parent's names"
-)]
-use super::*;
+use std::hash::{DefaultHasher, Hasher};
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64};
+use std::time::SystemTime;
+
+use oid_core::{CapacityPolicy, Entropy, IdSpace};
+
+use super::{Mode, SHARED};
+use crate::fork::{Guard, GuardKind};
+use crate::snapshot::{Getrandom, Signals, SnapshotPolicy};
 
 /// The process's identity: drawn once per process (again in a child); its random value is in
 /// `Shared::ids`.
@@ -30,22 +35,14 @@ pub(crate) struct Shared {
     /// The ids' random value, counter and capacity window.
     pub(super) ids: IdSpace,
     /// The legacy layout's counter and capacity window.
-    pub(super) legacy_ids: IdSpace,
+    pub(crate) legacy_ids: IdSpace,
     /// The last epoch number handed out. In ordinary memory: a child continues from its
     /// parent's number.
     pub(super) last_epoch: AtomicU32,
     /// `None`: the process's guard ([`crate::fork::process_guard`]); tests give their own.
     pub(super) guard: Option<Guard>,
-    /// The wall clock's second minus the elapsed clock's (wrapping, 32 bits) at the last
-    /// refill that read both, or `NO_OFFSET`.
-    pub(super) offset: AtomicU64,
-    /// Where the VMClock page comes from: `None`, the process's (`/dev/vmclock0` or
-    /// `OID_STD_VMCLOCK`); tests give their own.
-    pub(super) watch: Option<&'static PageWatch>,
-    /// The raw VMClock generation word the ids' random value was drawn (or last checked) under:
-    /// the last one read consistently (a torn read records nothing), once `vmgen_known`.
-    pub(super) vmgen: AtomicU64,
-    pub(super) vmgen_known: AtomicBool,
+    /// What block refills read to see a restore or a clone.
+    pub(super) signals: Signals,
     /// The [`SnapshotPolicy`] as a number.
     pub(super) snapshot_policy: AtomicU8,
     /// The OS random source for new random values (a test double in the clone harness).
@@ -63,10 +60,7 @@ impl Shared {
             legacy_ids: IdSpace::new([0; 5], 0).with_policy(CapacityPolicy::Fixed),
             last_epoch: AtomicU32::new(0),
             guard,
-            offset: AtomicU64::new(NO_OFFSET),
-            watch: None,
-            vmgen: AtomicU64::new(0),
-            vmgen_known: AtomicBool::new(false),
+            signals: Signals::new(),
             snapshot_policy: AtomicU8::new(0),
             getrandom: crate::snapshot::os_getrandom,
         }
@@ -74,8 +68,8 @@ impl Shared {
 
     /// With a VMClock page watch of the test's own, not the process's.
     #[cfg(test)]
-    pub(crate) const fn with_watch(mut self, watch: &'static PageWatch) -> Shared {
-        self.watch = Some(watch);
+    pub(crate) const fn with_watch(mut self, watch: &'static crate::snapshot::PageWatch) -> Shared {
+        self.signals.watch = Some(watch);
         self
     }
 
@@ -86,60 +80,12 @@ impl Shared {
         self
     }
 
-    pub(super) fn watch(&self) -> &'static PageWatch {
-        match self.watch {
-            Some(watch) => watch,
-            None => crate::snapshot::process_watch(),
-        }
-    }
-
     pub(crate) fn snapshot_policy(&self) -> SnapshotPolicy {
         SnapshotPolicy::from_u8(self.snapshot_policy.load(Relaxed))
     }
 
     pub(crate) fn set_snapshot_policy(&self, policy: SnapshotPolicy) {
         self.snapshot_policy.store(policy.to_u8(), Relaxed);
-    }
-
-    /// Reads the VMClock page (under its sequence lock; the watch looks for a page that was
-    /// missing, or replaced, first): when its generation differs from the one the random value
-    /// was drawn under, or none was known (a page that appeared or settled since), moves to a
-    /// fresh clone-divergent random value first, then records the generation (a thread that
-    /// sees the new generation recorded also sees the rotation). A read that does not settle
-    /// cannot tell whether a restore happened: a fresh random value too, nothing recorded.
-    /// Returns the generation word and the value the block is checked against per id: the one
-    /// read, or after a torn read the word as it is now (a change drops the block).
-    #[inline]
-    pub(super) fn check_vmclock(&self, reading: u64) -> Option<(&'static AtomicU64, u64)> {
-        let watch = self.watch();
-        let page = watch.look(reading)?;
-        let tries = if watch.torn.load(Relaxed) {
-            crate::snapshot::TORN_TRIES
-        } else {
-            crate::snapshot::SEQLOCK_TRIES
-        };
-        let word = page.generation_word();
-        match page.read_tries(tries) {
-            Some(r) => {
-                if watch.torn.load(Relaxed) {
-                    watch.torn.store(false, Relaxed);
-                }
-                if r.flags & FLAG_VM_GEN_COUNTER_PRESENT == 0 {
-                    return None;
-                }
-                if !self.vmgen_known.load(Acquire) || self.vmgen.load(Acquire) != r.generation {
-                    self.rotate_fresh();
-                    self.vmgen.store(r.generation, Release);
-                    self.vmgen_known.store(true, Release);
-                }
-                Some((word, r.generation))
-            }
-            None => {
-                watch.torn.store(true, Relaxed);
-                self.rotate_fresh();
-                Some((word, word.load(Acquire)))
-            }
-        }
     }
 
     /// A new clone-divergent random value for the ids, and a new epoch, so that every thread
@@ -200,33 +146,6 @@ impl Shared {
         ok.then_some(owner)
     }
 
-    /// Compares the wall clock's `reading` with `elapsed`: when their difference moved by more
-    /// than [`JUMP_SECONDS`] since the last refill, a fresh random value from the OS (the
-    /// thread that records the new difference first; one rotation per jump).
-    #[inline]
-    pub(super) fn check_jump(&self, reading: u64, elapsed: &impl Elapsed) {
-        let Some(boot) = elapsed.seconds() else {
-            return;
-        };
-        if reading == NO_READING {
-            return;
-        }
-        let offset = u64::from((reading as u32).wrapping_sub(boot as u32));
-        let seen = self.offset.load(Acquire);
-        if seen == offset {
-            return;
-        }
-        let jump = seen != NO_OFFSET
-            && ((offset as u32).wrapping_sub(seen as u32) as i32).unsigned_abs() > JUMP_SECONDS;
-        // Rotate before recording the new difference: a thread that reads it recorded has
-        // the new random value too (two threads that both see the jump both rotate, which
-        // is safe: a new random value is a new id space).
-        if jump {
-            self.rotate_fresh();
-        }
-        self.offset.store(offset, Release);
-    }
-
     /// Moves the ids to a fresh, clone-divergent random value.
     #[cold]
     pub(super) fn rotate_fresh(&self) {
@@ -245,7 +164,7 @@ impl Shared {
     }
 
     /// This process's identity, drawing it from `entropy` first if needed.
-    pub(super) fn identity<M: Mode>(
+    pub(crate) fn identity<M: Mode>(
         &self,
         entropy: &mut impl Entropy,
     ) -> Result<Identity, M::Error> {
@@ -304,13 +223,7 @@ impl Shared {
         // the same kernel random state as its other copies: mix in what differs between them.
         crate::snapshot::mix_divergent(&mut buf);
         self.weak.store(weak, Relaxed);
-        let page = self.watch().look(crate::snapshot::NO_TIME);
-        if let Some(r) = page.and_then(|p| p.read_tries(crate::snapshot::SEQLOCK_TRIES)) {
-            if r.flags & FLAG_VM_GEN_COUNTER_PRESENT != 0 {
-                self.vmgen.store(r.generation, Release);
-                self.vmgen_known.store(true, Release);
-            }
-        }
+        self.signals.note_generation();
         self.ids.reseed(
             [buf[0], buf[1], buf[2], buf[3], buf[4]],
             u32::from_be_bytes([0, buf[5], buf[6], buf[7]]),

@@ -11,10 +11,15 @@ use std::io::{Read, Write};
 use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 
-use oid_core::{FixedClock, ManualClock};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU32, AtomicU64};
 
+use oid_core::{EntropyError, FixedClock, ManualClock, ObjectId};
+
+use super::block::{Local, next_in};
 use super::*;
-use crate::snapshot::{FLAG_VM_GEN_COUNTER_PRESENT, SnapshotPolicy, VmClock};
+use crate::fork::{Guard, GuardKind};
+use crate::snapshot::{Elapsed, FLAG_VM_GEN_COUNTER_PRESENT, PageWatch, SnapshotPolicy, VmClock};
 use crate::sys::test_fork;
 
 /// The wall clock and boot clock at the snapshot.
@@ -543,7 +548,10 @@ fn a_page_stuck_mid_update_rotates_at_each_refill_and_keeps_the_per_id_check() {
     let clock = FixedClock::at(WALL);
     let boot = ManualBoot(AtomicU64::new(BOOT));
     let Ok(a) = next_in::<Lenient, _>(&s, &l, &clock, &boot);
-    assert!(s.watch().torn.load(Relaxed), "the read did not settle");
+    assert!(
+        s.signals.watch().torn.load(Relaxed),
+        "the read did not settle"
+    );
     assert!(l.vm_word.get().is_some(), "the block is checked per id");
     while l.left.get() > 0 {
         let Ok(_) = next_in::<Lenient, _>(&s, &l, &clock, &boot);
@@ -566,7 +574,7 @@ fn a_page_stuck_mid_update_rotates_at_each_refill_and_keeps_the_per_id_check() {
         let Ok(_) = next_in::<Lenient, _>(&s, &l, &clock, &boot);
     }
     let Ok(e) = next_in::<Lenient, _>(&s, &l, &clock, &boot);
-    assert!(!s.watch().torn.load(Relaxed));
+    assert!(!s.signals.watch().torn.load(Relaxed));
     while l.left.get() > 0 {
         let Ok(_) = next_in::<Lenient, _>(&s, &l, &clock, &boot);
     }

@@ -1,8 +1,17 @@
 use std::collections::HashSet;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU32, AtomicU64};
 
-use oid_core::{ErrorKind, FixedClock, ManualClock};
+use oid_core::{
+    Clock, Entropy, EntropyError, ErrorKind, FixedClock, IdSpace, ManualClock, ObjectId,
+};
 
+use super::block::{Local, MAX_BLOCK, next_in};
+use super::identity::fallback_fill;
 use super::*;
+use crate::entropy::OsEntropy;
+use crate::fork::{Guard, GuardKind};
+use crate::snapshot::{BootTime, Elapsed, JUMP_SECONDS, NO_OFFSET};
 const CAPACITY: u32 = IdSpace::CAPACITY;
 
 /// A generator of its own (not the process's), with a guard of `kind` on words of its own.
@@ -479,8 +488,10 @@ fn the_process_generator_uses_the_process_guard() {
     assert_eq!(SHARED.0.ids.random(), crate::new().to_parts().random);
 }
 
+#[cfg(feature = "legacy")]
 #[test]
 fn legacy_counter_has_its_own_capacity() {
+    use crate::legacy::next_in as next_legacy_in;
     let s = shared(GuardKind::WipeOnFork);
     let clock = ManualClock::at(1_700_000_000);
     let a = next_legacy_in::<Strict, _>(&s, &clock, 0x123456).unwrap();
@@ -628,13 +639,13 @@ fn without_an_elapsed_clock_or_a_wall_reading_nothing_is_compared() {
     let random = lenient(&s, &l, &clock).to_parts().random;
     clock.set(1_700_000_000 + 86_400);
     assert_eq!(lenient(&s, &l, &clock).to_parts().random, random);
-    assert_eq!(s.offset.load(Relaxed), NO_OFFSET);
+    assert_eq!(s.signals.offset.load(Relaxed), NO_OFFSET);
     // No wall reading: the boot clock alone says nothing.
     let boot = ManualElapsed(AtomicU64::new(7));
     clock.unset();
     let Ok(id) = next_in::<Lenient, _>(&s, &Local::new(), &clock, &boot);
     assert_eq!(id.to_parts().random, random);
-    assert_eq!(s.offset.load(Relaxed), NO_OFFSET);
+    assert_eq!(s.signals.offset.load(Relaxed), NO_OFFSET);
 }
 
 mod steps;

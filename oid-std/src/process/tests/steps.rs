@@ -11,6 +11,8 @@
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering::SeqCst};
 use std::time::{Duration, Instant};
 
+use oid_core::IdBlock;
+
 use super::*;
 
 const T: i64 = 1_700_000_000;
