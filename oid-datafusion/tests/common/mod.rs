@@ -229,8 +229,11 @@ pub fn time_ordered_parquet(
     ]));
     let tmp = path.with_extension("partial");
     let file = std::fs::File::create(&tmp).unwrap();
+    // No dictionary (every id is distinct: a dictionary per row group only costs time); the
+    // row groups' minimum and maximum are what the scans prune on.
     let props = WriterProperties::builder()
         .set_max_row_group_row_count(Some(group))
+        .set_dictionary_enabled(false)
         .build();
     let mut w = ArrowWriter::try_new(file, schema.clone(), Some(props)).unwrap();
     let span = u64::from(hours) * 3600;
@@ -252,17 +255,51 @@ pub fn time_ordered_parquet(
     path.to_owned()
 }
 
-/// `row_groups_pruned_statistics=N total → M matched` of an `EXPLAIN ANALYZE` text: `(N, M)`.
-pub fn row_groups(explain: &str) -> (usize, usize) {
-    let at = explain
-        .find("row_groups_pruned_statistics=")
-        .unwrap_or_else(|| panic!("{explain}"));
-    let rest = &explain[at + "row_groups_pruned_statistics=".len()..];
-    let numbers: Vec<usize> = rest
-        .split(|c: char| !c.is_ascii_digit())
-        .filter(|s| !s.is_empty())
-        .take(2)
-        .map(|s| s.parse().unwrap())
-        .collect();
-    (numbers[0], numbers[1])
+/// Runs `sql` and returns its rows (as [`rows`] does), its plan printed with the metrics of that
+/// run (what `EXPLAIN ANALYZE` prints), and the Parquet scan's row groups after pruning by
+/// statistics, `(total, matched)`, summed over the plan (`None` without a Parquet scan).
+pub async fn rows_and_metrics(
+    ctx: &SessionContext,
+    sql: &str,
+) -> (Vec<Vec<String>>, String, Option<(usize, usize)>) {
+    use datafusion::physical_plan::display::DisplayableExecutionPlan;
+    let plan = ctx
+        .sql(sql)
+        .await
+        .unwrap()
+        .create_physical_plan()
+        .await
+        .unwrap();
+    let batches = datafusion::physical_plan::collect(plan.clone(), ctx.task_ctx())
+        .await
+        .unwrap();
+    let text = DisplayableExecutionPlan::with_metrics(plan.as_ref())
+        .indent(true)
+        .to_string();
+    (format(&batches), text, row_groups(plan.as_ref()))
+}
+
+/// `row_groups_pruned_statistics` of every node of `plan`: `(total, matched)`.
+fn row_groups(plan: &dyn datafusion::physical_plan::ExecutionPlan) -> Option<(usize, usize)> {
+    use datafusion::physical_plan::metrics::MetricValue;
+    let mine = plan.metrics().into_iter().flat_map(|set| {
+        set.iter()
+            .filter_map(|m| match m.value() {
+                MetricValue::PruningMetrics {
+                    name,
+                    pruning_metrics,
+                } if name == "row_groups_pruned_statistics" => Some((
+                    pruning_metrics.pruned() + pruning_metrics.matched(),
+                    pruning_metrics.matched(),
+                )),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    });
+    let children = plan
+        .children()
+        .into_iter()
+        .filter_map(|c| row_groups(c.as_ref()));
+    mine.chain(children)
+        .reduce(|(t, m), (t2, m2)| (t + t2, m + m2))
 }
