@@ -115,16 +115,18 @@ fn steps(r: &mut Runner) {
         "oid-core: oid! compile-fail tests (trybuild)",
         crate::verify::ui_step,
     );
-    r.step("oid-std past capacity (release)", |sh| {
+    // The optimized runs use the `ci` profile (release without whole-program LTO, see the root
+    // Cargo.toml), shared with the stress step's build of oid-verify.
+    r.step("oid-std past capacity (optimized)", |sh| {
         run(cmd!(
             sh,
-            "cargo test -p oid-std --release --test capacity --test policy -- --include-ignored"
+            "cargo test -p oid-std --profile ci --test capacity --test policy -- --include-ignored"
         ))
     });
-    r.step("oid-cli: 40 M ids (release)", |sh| {
+    r.step("oid-cli: 40 M ids (optimized)", |sh| {
         run(cmd!(
             sh,
-            "cargo test -p oid-cli --release --test new -- --ignored"
+            "cargo test -p oid-cli --profile ci --test new -- --ignored"
         ))
     });
     r.cmd("datafusion")

@@ -205,10 +205,11 @@ pub(crate) fn miri_step(sh: &Shell) -> Result {
     .env("MIRIFLAGS", "-Zmiri-disable-isolation"))
 }
 
-/// The stress checks in release mode, each in a process of its own.
+/// The stress checks, optimized (the `ci` profile of the other optimized steps), each in a
+/// process of its own.
 pub(crate) fn stress_step(sh: &Shell) -> Result {
-    run(cmd!(sh, "cargo build --release -p oid-verify"))?;
-    let verify = cargo_target_dir().join("release").join("oid-verify");
+    run(cmd!(sh, "cargo build --profile ci -p oid-verify"))?;
+    let verify = cargo_target_dir().join("ci").join("oid-verify");
     let mut failures = Vec::new();
     for check in ["stress", "wrap", "fork"] {
         if let Err(e) = run(cmd!(sh, "{verify} {check}")) {
