@@ -28,7 +28,7 @@ impl Serialize for ObjectId {
     /// ```
     #[inline]
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if !serializer.is_human_readable() || oid_core::serde::writes_oid_struct::<S>() {
+        if !serializer.is_human_readable() || oid_core::__private::writes_oid_struct::<S>() {
             oid_core::serde::extended_json::serialize(&self.as_core(), serializer)
         } else {
             serializer.serialize_str(self.as_core().to_hex().as_str())

@@ -42,7 +42,7 @@ impl ::defmt::Format for crate::TimeOutOfRange {
     }
 }
 
-impl ::defmt::Format for crate::Error {
+impl ::defmt::Format for crate::error::Error {
     fn format(&self, f: ::defmt::Formatter<'_>) {
         ::defmt::write!(f, "{=str}", self.kind().as_str());
         if let Some(detail) = self.detail() {
@@ -54,7 +54,7 @@ impl ::defmt::Format for crate::Error {
     }
 }
 
-impl ::defmt::Format for crate::Hex {
+impl ::defmt::Format for crate::fmt::Hex {
     fn format(&self, f: ::defmt::Formatter<'_>) {
         ::defmt::write!(f, "{=str}", self.as_str())
     }

@@ -181,7 +181,7 @@ impl fmt::Display for FromSliceError {
 impl core::error::Error for FromSliceError {}
 
 /// What went wrong, in words shared by every crate of the workspace: every error type of the
-/// workspace ([`Error`], [`GenerateError`], [`EntropyError`], [`TimeOutOfRange`],
+/// workspace (oid-std's and oid-embedded's `Error`, [`GenerateError`], [`EntropyError`], [`TimeOutOfRange`],
 /// [`ParseError`], [`FromSliceError`], `PastedError` (feature `pasted`), and oid-bson's
 /// `NotAnObjectId`) answers `kind()` with one of these, and the same failure has the same name
 /// everywhere. `PastedDateError` (feature `pasted`) has none: it says which pasted form held a
@@ -474,7 +474,8 @@ impl core::error::Error for TimeOutOfRange {}
 /// # Examples
 ///
 /// ```
-/// use oid_core::{EntropyError, Error, ErrorKind, GenerateError};
+/// # use oid_core::__private::Error; // oid_std::Error and oid_embedded::Error
+/// use oid_core::{EntropyError, ErrorKind, GenerateError};
 ///
 /// let err = Error::from(GenerateError::CAPACITY_EXHAUSTED);
 /// assert_eq!(err.kind(), ErrorKind::CapacityExhausted);
@@ -515,7 +516,8 @@ impl Error {
     /// # Examples
     ///
     /// ```
-    /// use oid_core::{Error, ErrorKind};
+    /// # use oid_core::__private::Error; // oid_std::Error and oid_embedded::Error
+    /// use oid_core::ErrorKind;
     /// assert_eq!(Error::new(ErrorKind::NotInitialized).to_string(), "generator not initialized");
     /// ```
     pub const fn new(kind: ErrorKind) -> Error {
@@ -529,7 +531,8 @@ impl Error {
     /// # Examples
     ///
     /// ```
-    /// use oid_core::{Error, ErrorKind};
+    /// # use oid_core::__private::Error; // oid_std::Error and oid_embedded::Error
+    /// use oid_core::ErrorKind;
     /// let err = Error::with_detail(ErrorKind::ClockUnavailable, "being set by another context");
     /// assert_eq!(err.kind(), ErrorKind::ClockUnavailable);
     /// assert_eq!(err.detail(), Some("being set by another context"));
@@ -548,7 +551,8 @@ impl Error {
     /// # Examples
     ///
     /// ```
-    /// use oid_core::{EntropyError, Error, ErrorKind};
+    /// # use oid_core::__private::Error; // oid_std::Error and oid_embedded::Error
+    /// use oid_core::{EntropyError, ErrorKind};
     /// assert_eq!(Error::from(EntropyError::new("busy")).kind(), ErrorKind::EntropyFailed);
     /// ```
     pub const fn kind(&self) -> ErrorKind {
@@ -561,7 +565,8 @@ impl Error {
     /// # Examples
     ///
     /// ```
-    /// use oid_core::{EntropyError, Error};
+    /// # use oid_core::__private::Error; // oid_std::Error and oid_embedded::Error
+    /// use oid_core::EntropyError;
     /// assert_eq!(Error::from(EntropyError::new("busy")).detail(), Some("busy"));
     /// assert_eq!(Error::NOT_INITIALIZED.detail(), None);
     /// ```
@@ -579,7 +584,8 @@ impl Error {
     /// # Examples
     ///
     /// ```
-    /// use oid_core::{EntropyError, Error};
+    /// # use oid_core::__private::Error; // oid_std::Error and oid_embedded::Error
+    /// use oid_core::EntropyError;
     /// let source = EntropyError::with_code("rng seed error", 2);
     /// assert_eq!(Error::from(source).entropy(), Some(source));
     /// assert_eq!(Error::WEAK_SEED.entropy(), None);

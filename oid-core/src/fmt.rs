@@ -1,4 +1,6 @@
-//! Formatting into stack buffers: no allocation anywhere.
+//! The text forms of an id, formatted into stack buffers with no allocation: [`Hex`] (from
+//! [`ObjectId::to_hex`]) and [`Rfc3339`] (from [`ObjectId::rfc3339`]). Like uuid's `fmt`
+//! module, it holds the types those methods return; `Display` writes the lowercase hex.
 
 use core::fmt;
 

@@ -194,19 +194,17 @@ impl<C: Clock> Generator<C> {
 
     /// The id space this generator hands out ids from: its random value
     /// ([`IdSpace::random`]), its [`CapacityPolicy`] ([`IdSpace::policy`],
-    /// [`IdSpace::set_policy`]), reseeding ([`IdSpace::reseed`], [`IdSpace::reseed_from`],
-    /// [`IdSpace::rotate`]) and block reservations of your own ([`IdSpace::reserve`]), which
-    /// share the generator's capacity.
+    /// [`IdSpace::set_policy`]) and reseeding ([`IdSpace::reseed`], [`IdSpace::reseed_from`],
+    /// [`IdSpace::rotate`]).
     ///
     /// # Examples
     ///
     /// ```
-    /// use oid_core::{FixedClock, Generator};
+    /// use oid_core::{CapacityPolicy, FixedClock, Generator};
     /// let generator = Generator::from_seed(FixedClock::at(9), [0; 5], 0);
-    /// let block = generator.ids().reserve(Some(9), 100)?;
-    /// assert_eq!(block.len(), 100);
-    /// assert_eq!(generator.next().to_parts().counter, 100);
-    /// # Ok::<(), oid_core::GenerateError>(())
+    /// generator.ids().set_policy(CapacityPolicy::Rotate);
+    /// assert_eq!(generator.ids().policy(), CapacityPolicy::Rotate);
+    /// assert_eq!(generator.ids().random(), [0; 5]);
     /// ```
     pub const fn ids(&self) -> &IdSpace {
         &self.ids

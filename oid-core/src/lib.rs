@@ -28,7 +28,7 @@ mod defmt;
 mod entropy;
 mod error;
 mod external;
-mod fmt;
+pub mod fmt;
 #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
 mod generator;
 mod id;
@@ -46,7 +46,7 @@ pub use crate::clock::ManualClock;
 pub use crate::clock::{Clock, FixedClock};
 pub use crate::entropy::Entropy;
 pub use crate::error::{
-    EntropyError, Error, ErrorKind, FromSliceError, GenerateError, ParseError, TimeOutOfRange,
+    EntropyError, ErrorKind, FromSliceError, GenerateError, ParseError, TimeOutOfRange,
 };
 #[cfg(feature = "rand_core-0_6")]
 pub use crate::external::rand_core_0_6_support as rand_core_0_6;
@@ -54,9 +54,8 @@ pub use crate::external::rand_core_0_6_support as rand_core_0_6;
 pub use crate::external::rand_core_support::RngEntropy;
 #[cfg(feature = "serde")]
 pub use crate::external::serde_support as serde;
-pub use crate::fmt::{Hex, Rfc3339};
 #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
-pub use crate::generator::{CapacityPolicy, Generator, IdBlock, IdSpace};
+pub use crate::generator::{CapacityPolicy, Generator, IdSpace};
 #[cfg(feature = "rkyv")]
 pub use crate::id::ArchivedObjectId;
 pub use crate::id::ObjectId;
@@ -66,3 +65,18 @@ pub use crate::pasted::date::{DateForm, PastedDate, PastedDateError};
 #[cfg(feature = "pasted")]
 pub use crate::pasted::{Form, Pasted, PastedError};
 pub use crate::range::{IdRange, Upper};
+
+/// Not public API: what oid-core's sibling crates (oid-std, oid-bson, oid-embedded) share with
+/// it, outside semver (serde's convention for `__private`): hidden from the docs, and any
+/// release may change it. Applications use the crates' documented items instead.
+#[doc(hidden)]
+pub mod __private {
+    /// oid-std's and oid-embedded's generation error, re-exported there as their `Error`.
+    pub use crate::error::Error;
+    /// oid-std's per-thread blocks of counter values, reserved from an `IdSpace`.
+    #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
+    pub use crate::generator::IdBlock;
+    /// oid-bson's `ObjectId` asks the same serializer rule as oid-core's.
+    #[cfg(feature = "serde")]
+    pub use crate::external::serde_support::bson_rule::writes_oid_struct;
+}

@@ -3,7 +3,7 @@
 use oid_core::ErrorKind;
 
 /// Why an id could not be made, the generator could not be set up, or the clock could not be
-/// set: oid-core's [`Error`](oid_core::Error), the error of every generator in the workspace
+/// set: oid-core's `Error`, the error of every generator in the workspace
 /// (`oid_std::Error` is the same type).
 ///
 /// Ask it what happened with `kind()`, the [`ErrorKind`] shared by every crate of the
@@ -32,7 +32,7 @@ use oid_core::ErrorKind;
 /// assert_eq!(err.kind(), ErrorKind::NotInitialized);
 /// assert_eq!(err.to_string(), "generator not initialized");
 /// ```
-pub use oid_core::Error;
+pub use oid_core::__private::Error;
 
 /// A [`SyncedClock`](crate::SyncedClock) being set by another context.
 pub(crate) const CLOCK_BUSY: Error =

@@ -22,6 +22,5 @@ pub use crate::embassy::{EmbassyClock, EmbassyTicks};
 pub use crate::entropy::{DeviceIdEntropy, HardwareRng};
 pub use crate::error::Error;
 pub use crate::generator::SharedGenerator;
-pub use oid_core::{
-    Clock, Entropy, EntropyError, ErrorKind, GenerateError, Generator, Hex, ObjectId,
-};
+pub use oid_core::fmt::Hex;
+pub use oid_core::{Clock, Entropy, EntropyError, ErrorKind, GenerateError, Generator, ObjectId};

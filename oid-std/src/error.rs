@@ -2,8 +2,8 @@
 
 use oid_core::ErrorKind;
 
-/// Why an id could not be made: oid-core's [`Error`](oid_core::Error), the error of every
-/// generator in the workspace (`oid_embedded::Error` is the same type).
+/// Why an id could not be made: oid-core's `Error`, the error of every generator in the
+/// workspace (`oid_embedded::Error` is the same type).
 ///
 /// Ask it what happened with `kind()`, the [`ErrorKind`] shared by every crate of the
 /// workspace; `entropy()` gives the OS random source's error where that is what failed.
@@ -32,7 +32,7 @@ use oid_core::ErrorKind;
 /// assert_eq!(err.entropy().and_then(|e| e.code()), Some(38));
 /// assert_eq!(err.to_string(), "entropy source failed: getrandom (code 38)");
 /// ```
-pub use oid_core::Error;
+pub use oid_core::__private::Error;
 
 /// The system clock is before 1970 or cannot be read.
 pub(crate) const CLOCK_UNAVAILABLE: Error = Error::with_detail(

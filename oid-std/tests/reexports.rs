@@ -18,10 +18,11 @@ mod use_every_core_item {
     use oid_std::rand_core_0_6;
     #[cfg(feature = "serde")]
     use oid_std::serde;
+    use oid_std::__private;
     use oid_std::{
-        CapacityPolicy, Clock, EntropyError, Error, ErrorKind, FixedClock, FromSliceError,
-        GenerateError, Generator, Hex, IdBlock, IdRange, IdSpace, LegacyParts, ManualClock,
-        ObjectId, ParseError, Parts, Rfc3339, TimeOutOfRange, Upper, oid,
+        CapacityPolicy, Clock, EntropyError, ErrorKind, FixedClock, FromSliceError,
+        GenerateError, Generator, IdRange, IdSpace, LegacyParts, ManualClock, ObjectId,
+        ParseError, Parts, TimeOutOfRange, Upper, fmt, oid,
     };
 }
 
@@ -36,15 +37,12 @@ const NAMED: &[&str] = &[
     "DateForm",
     "Entropy",
     "EntropyError",
-    "Error",
     "ErrorKind",
     "FixedClock",
     "Form",
     "FromSliceError",
     "GenerateError",
     "Generator",
-    "Hex",
-    "IdBlock",
     "IdRange",
     "IdSpace",
     "LegacyParts",
@@ -56,13 +54,14 @@ const NAMED: &[&str] = &[
     "PastedDate",
     "PastedDateError",
     "PastedError",
-    "Rfc3339",
     "RngEntropy",
     "TimeOutOfRange",
     "Upper",
     "oid",
     "rand_core_0_6",
     "serde",
+    "fmt",
+    "__private",
 ];
 
 /// The names oid-core's `lib.rs` makes public: `pub use` items (the alias after `as`, if any),
@@ -74,7 +73,22 @@ fn core_public_names() -> std::io::Result<BTreeSet<String>> {
     let mut names = BTreeSet::new();
     // Join each `pub use ...;` statement onto one line.
     let mut statement = String::new();
-    for line in lib.lines().map(str::trim) {
+    // An inline `pub mod name { ... }` (the hidden `__private`) counts by its name alone.
+    let mut inline_module = false;
+    for raw in lib.lines() {
+        let line = raw.trim();
+        if inline_module {
+            inline_module = raw != "}";
+            continue;
+        }
+        if let Some(module) = line
+            .strip_prefix("pub mod ")
+            .and_then(|l| l.strip_suffix(" {"))
+        {
+            names.insert(module.trim().to_owned());
+            inline_module = true;
+            continue;
+        }
         if statement.is_empty() && !line.starts_with("pub use ") && !line.starts_with("pub mod ") {
             continue;
         }
@@ -134,6 +148,6 @@ fn reexported_items_are_oid_cores() {
     let id: oid_core::ObjectId = oid_std::oid!("507f1f77bcf86cd799439011");
     let range: oid_std::IdRange = oid_core::IdRange::ALL;
     assert!(range.contains(&id));
-    let err: oid_core::Error = oid_std::Error::WEAK_SEED;
+    let err: oid_core::__private::Error = oid_std::Error::WEAK_SEED;
     assert_eq!(err.kind(), oid_std::ErrorKind::WeakSeed);
 }

@@ -9,7 +9,8 @@
 
 use std::collections::HashMap;
 
-use oid_core::{Generator, Hex, IdRange, ManualClock, ObjectId, Upper};
+use oid_core::fmt::Hex;
+use oid_core::{Generator, IdRange, ManualClock, ObjectId, Upper};
 use oid_std::OsEntropy;
 
 /// The number of ids each test inserts.

@@ -184,7 +184,7 @@ mod tests {
         // negated: each still fails the step.
         for page in [
             "oid_core/index.html",
-            "oid_core/struct.Hex.html",
+            "oid_core/fmt/struct.Hex.html",
             "oid_std/struct.ObjectId.html",
             "oid_bson/v2/struct.ObjectId.html",
         ] {

@@ -23,7 +23,8 @@ use bytes::BytesMut;
 use postgres_types::{FromSql, IsNull, ToSql, Type, WrongType};
 
 use super::sql_text::parse_text;
-use crate::{Hex, ObjectId};
+use crate::ObjectId;
+use crate::fmt::Hex;
 
 type BoxError = Box<dyn Error + Sync + Send>;
 

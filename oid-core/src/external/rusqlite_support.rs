@@ -22,7 +22,8 @@ use alloc::boxed::Box;
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
 use super::sql_text::parse_text;
-use crate::{Hex, ObjectId};
+use crate::ObjectId;
+use crate::fmt::Hex;
 
 impl ToSql for ObjectId {
     #[inline]

@@ -26,10 +26,11 @@
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 
-mod bson_rule;
+pub(crate) mod bson_rule;
 mod extended_json_ids;
 
-pub use self::bson_rule::{is_bson_serializer, writes_oid_struct};
+pub use self::bson_rule::is_bson_serializer;
+use self::bson_rule::writes_oid_struct;
 pub use self::extended_json_ids::ExtendedJsonIds;
 
 use core::fmt;

@@ -23,7 +23,8 @@ use sqlx::postgres::{
 use sqlx::{Decode, Encode, Type, ValueRef};
 
 use super::sql_text::parse_text;
-use crate::{Hex, ObjectId};
+use crate::ObjectId;
+use crate::fmt::Hex;
 
 impl Type<Postgres> for ObjectId {
     #[inline]

@@ -26,7 +26,8 @@ use sqlx::sqlite::{Sqlite, SqliteArgumentValue, SqliteTypeInfo, SqliteValueRef};
 use sqlx::{Decode, Encode, Type, TypeInfo, ValueRef};
 
 use super::sql_text::parse_text;
-use crate::{Hex, ObjectId};
+use crate::ObjectId;
+use crate::fmt::Hex;
 
 impl Type<Sqlite> for ObjectId {
     #[inline]

@@ -12,7 +12,8 @@ use std::vec;
 use std::vec::Vec;
 
 use super::space::CAPACITY;
-use crate::{CapacityPolicy, Clock, Generator, IdBlock, IdSpace, ObjectId};
+use crate::generator::IdBlock;
+use crate::{CapacityPolicy, Clock, Generator, IdSpace, ObjectId};
 
 /// A clock whose reading is a loom atomic, so that its changes are part of the explored
 /// schedule.

@@ -48,7 +48,9 @@
 ///     FixedClock::at(1_700_000_000),
 ///     IdSpace::new([1; 5], 0).with_policy(CapacityPolicy::Rotate),
 /// );
-/// generator.ids().reserve(Some(1_700_000_000), 1 << 24)?; // the whole second
+/// for _ in 0..1 << 24 {
+///     generator.next(); // the whole second
+/// }
 /// let id = generator.try_next()?;
 /// assert_eq!(id.timestamp(), 1_700_000_000);
 /// assert_ne!(id.to_parts().random, [1; 5]);

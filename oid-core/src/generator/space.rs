@@ -19,17 +19,20 @@ pub(super) const CAPACITY: u32 = 1 << 24;
 #[cfg(all(test, loom))]
 pub(super) const CAPACITY: u32 = 4;
 
-/// A random value and its counter under the capacity rule: hands out blocks of consecutive
-/// counter values, each value at most once per second. [`Generator`](crate::Generator) is built
-/// on it (adding a clock), and so are oid-std's per-thread counter blocks.
+/// A random value and its counter under the capacity rule: each counter value at most once per
+/// second. [`Generator`](crate::Generator) is built on it (adding a clock). An application
+/// needs it to set a generator's [`CapacityPolicy`] (`Generator::from_ids(clock,
+/// IdSpace::new(..).with_policy(..))`, or [`set_policy`](Self::set_policy) through
+/// `Generator::ids()`) and to move it to a fresh random value after a restore from a VM
+/// snapshot or a clone ([`rotate`](Self::rotate), [`reseed`](Self::reseed)).
 ///
 /// # The capacity rule
 ///
 /// One second and one random value hold 2^24 ids (the 3-byte counter). An `IdSpace` keeps a
 /// *window*: the newest second it has stamped and the counter value that second started at,
 /// and hands out a counter value only while it lies less than 2^24 past the window's start. A
-/// block ([`reserve`](Self::reserve)) is consecutive values wholly inside the window; the unused
-/// rest of a block counts as used.
+/// block is consecutive values wholly inside the window; the unused
+/// rest of a block counts as used. (A generator takes one value per id, `fill` a block.)
 ///
 /// * **"Later" is serial-number arithmetic** on the 32-bit timestamp field: a reading less than
 ///   2^31 seconds ahead of the window's second is later and opens a new window at the current
@@ -45,50 +48,54 @@ pub(super) const CAPACITY: u32 = 4;
 ///   demand. A change of the random value keeps the counter going where it stands (except
 ///   `reseed`, which sets it).
 ///
-/// # How
-///
-/// Three 64-bit atomics: the *era* (the random value and a sequence number, odd while the
-/// random value changes), the *window* (second and start), and the *counter* (the next value,
-/// tagged with the second of the window it is counted in). A reservation takes its values with one
-/// compare-and-swap of the tagged counter after checking the bound against the window whose
-/// second equals the tag: a caller that read an older window can never take a value under a
-/// newer one (its swap fails). A new window is opened at the counter's value (at most the old
-/// window's end), then the counter is re-tagged, by the opener or by whoever comes next; tags
-/// only move forward (a caller re-tags only after reading the window again and finding it
-/// unchanged, so a counter already tagged with a newer window is never tagged back). Every
-/// reservation reads the era before and after (a sequence lock) and throws away a value whose
-/// era changed meanwhile.
-///
-/// A change of the random value ([`rotate`](Self::rotate), or the policy's) marks the era
-/// (odd sequence number), then moves the counter with a read-modify-write that keeps its
-/// value and tags it with the new window's second, stores the new window and the new era. A
-/// reservation whose swap of the counter came before that read-modify-write took values of
-/// the old era, which the new one continues after; one whose swap came after sees the marked
-/// era (the change's release fence and the reservation's acquire fence pair through the
-/// counter) and throws its values away. The model checker runs these changes racing
-/// reservations and `next`'s fast path. [`reseed`](Self::reseed) sets the counter instead,
-/// and so still runs only when nothing else takes ids.
-///
-/// `Generator::next`'s fast path is one `fetch_add` on the counter word: it keeps the value
-/// only if the word carries the window's tag, lies less than 2^24 past the window's start and
-/// the era did not change; otherwise the value is wasted (never handed out). The value is the
-/// word's high 31 bits, so the `fetch_add` wraps it modulo 2^31 (a multiple of 2^24) and never
-/// carries into the tag.
-///
 /// # Examples
 ///
+/// An application's generator that moves to a new random value instead of waiting when a
+/// second is spent (`Generator::from_ids`), and its move to a fresh random value after a restore
+/// from a snapshot (`Generator::ids`):
+///
 /// ```
-/// use oid_core::IdSpace;
+/// use oid_core::{CapacityPolicy, FixedClock, Generator, IdSpace};
 ///
-/// static IDS: IdSpace = IdSpace::new([1, 2, 3, 4, 5], 0xfffffe);
+/// static GENERATOR: Generator<FixedClock> = Generator::from_ids(
+///     FixedClock::at(1_700_000_000),
+///     IdSpace::new([1, 2, 3, 4, 5], 0xfffffe).with_policy(CapacityPolicy::Rotate),
+/// );
 ///
-/// let block = IDS.reserve(Some(1_700_000_000), 4)?;
-/// assert_eq!((block.timestamp(), block.first(), block.len()), (1_700_000_000, 0xfffffe, 4));
-/// let counters: Vec<u32> = block.ids().map(|id| id.to_parts().counter).collect();
+/// let counters: Vec<u32> = (0..4).map(|_| GENERATOR.next().to_parts().counter).collect();
 /// assert_eq!(counters, [0xfffffe, 0xffffff, 0, 1]);
-/// assert_eq!(IDS.left(1_700_000_000), (1 << 24) - 4);
-/// # Ok::<(), oid_core::GenerateError>(())
+/// assert_eq!(GENERATOR.ids().rotate([9; 5]), [1, 2, 3, 4, 5]);
+/// assert_eq!(GENERATOR.next().to_parts().random, [9; 5]);
 /// ```
+// How it works (for this crate and oid-std, not the docs):
+//
+// Three 64-bit atomics: the *era* (the random value and a sequence number, odd while the
+// random value changes), the *window* (second and start), and the *counter* (the next value,
+// tagged with the second of the window it is counted in). A reservation takes its values with one
+// compare-and-swap of the tagged counter after checking the bound against the window whose
+// second equals the tag: a caller that read an older window can never take a value under a
+// newer one (its swap fails). A new window is opened at the counter's value (at most the old
+// window's end), then the counter is re-tagged, by the opener or by whoever comes next; tags
+// only move forward (a caller re-tags only after reading the window again and finding it
+// unchanged, so a counter already tagged with a newer window is never tagged back). Every
+// reservation reads the era before and after (a sequence lock) and throws away a value whose
+// era changed meanwhile.
+//
+// A change of the random value ([`rotate`](Self::rotate), or the policy's) marks the era
+// (odd sequence number), then moves the counter with a read-modify-write that keeps its
+// value and tags it with the new window's second, stores the new window and the new era. A
+// reservation whose swap of the counter came before that read-modify-write took values of
+// the old era, which the new one continues after; one whose swap came after sees the marked
+// era (the change's release fence and the reservation's acquire fence pair through the
+// counter) and throws its values away. The model checker runs these changes racing
+// reservations and `next`'s fast path. [`reseed`](Self::reseed) sets the counter instead,
+// and so still runs only when nothing else takes ids.
+//
+// `Generator::next`'s fast path is one `fetch_add` on the counter word: it keeps the value
+// only if the word carries the window's tag, lies less than 2^24 past the window's start and
+// the era did not change; otherwise the value is wasted (never handed out). The value is the
+// word's high 31 bits, so the `fetch_add` wraps it modulo 2^31 (a multiple of 2^24) and never
+// carries into the tag.
 pub struct IdSpace {
     /// The random value and the sequence number of its changes ([`era`]).
     era: AtomicU64,
@@ -103,21 +110,9 @@ pub struct IdSpace {
     pub(super) counter: AtomicU64,
 }
 
-/// Consecutive counter values of one second and one random value, reserved by
-/// [`IdSpace::reserve`]: the ids `timestamp | random | first + i` for `i < len` (counters
-/// wrap from `0xFFFFFF` to `0`).
-///
-/// # Examples
-///
-/// ```
-/// use oid_core::IdSpace;
-/// let ids = IdSpace::new([9; 5], 7);
-/// let block = ids.reserve(None, 2)?;
-/// assert_eq!((block.timestamp(), block.random(), block.first()), (0, [9; 5], 7));
-/// assert_eq!(block.id(1).map(|id| id.to_parts().counter), Some(8));
-/// assert_eq!(block.id(2), None);
-/// # Ok::<(), oid_core::GenerateError>(())
-/// ```
+/// Consecutive counter values of one second and one random value, reserved from an
+/// [`IdSpace`] for oid-std's per-thread blocks (not API: see `oid_core::__private`).
+// The ids `timestamp | random | first + i` for `i < len` (counters wrap from `0xFFFFFF` to `0`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IdBlock {
     timestamp: u32,
@@ -128,67 +123,27 @@ pub struct IdBlock {
 
 impl IdBlock {
     /// The ids' timestamp (seconds, modulo 2^32).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let block = oid_core::IdSpace::new([0; 5], 0).reserve(Some(42), 1)?;
-    /// assert_eq!(block.timestamp(), 42);
-    /// # Ok::<(), oid_core::GenerateError>(())
-    /// ```
     pub const fn timestamp(&self) -> u32 {
         self.timestamp
     }
 
     /// The ids' random value.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let block = oid_core::IdSpace::new([3; 5], 0).reserve(Some(42), 1)?;
-    /// assert_eq!(block.random(), [3; 5]);
-    /// # Ok::<(), oid_core::GenerateError>(())
-    /// ```
     pub const fn random(&self) -> [u8; 5] {
         self.random
     }
 
     /// The first id's counter (only the low 24 bits are an id's counter).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let block = oid_core::IdSpace::new([0; 5], 0xabcdef).reserve(Some(42), 1)?;
-    /// assert_eq!(block.first() & 0xff_ffff, 0xabcdef);
-    /// # Ok::<(), oid_core::GenerateError>(())
-    /// ```
     pub const fn first(&self) -> u32 {
         self.first
     }
 
     /// How many ids (at least one).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let block = oid_core::IdSpace::new([0; 5], 0).reserve(Some(42), 300)?;
-    /// assert_eq!(block.len(), 300);
-    /// # Ok::<(), oid_core::GenerateError>(())
-    /// ```
     #[allow(clippy::len_without_is_empty)] // a block is never empty
     pub const fn len(&self) -> u32 {
         self.len
     }
 
     /// The `i`-th id of the block, if `i < len()`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let block = oid_core::IdSpace::new([0; 5], 0xffffff).reserve(Some(42), 2)?;
-    /// assert_eq!(block.id(1).map(|id| id.to_parts().counter), Some(0));
-    /// # Ok::<(), oid_core::GenerateError>(())
-    /// ```
     pub const fn id(&self, i: u32) -> Option<ObjectId> {
         if i < self.len {
             Some(ObjectId::from_parts(
@@ -202,14 +157,6 @@ impl IdBlock {
     }
 
     /// The block's ids in counter order.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let block = oid_core::IdSpace::new([0; 5], 0).reserve(Some(42), 3)?;
-    /// assert_eq!(block.ids().count(), 3);
-    /// # Ok::<(), oid_core::GenerateError>(())
-    /// ```
     pub fn ids(&self) -> impl ExactSizeIterator<Item = ObjectId> + '_ {
         (0..self.len as usize).map(|i| {
             ObjectId::from_parts(
@@ -313,14 +260,12 @@ impl IdSpace {
     /// # Examples
     ///
     /// ```
-    /// use oid_core::{CapacityPolicy, IdSpace};
-    /// static IDS: IdSpace = IdSpace::new([1; 5], 0);
-    /// IDS.set_policy(CapacityPolicy::Rotate);
-    /// IDS.reserve(Some(7), IdSpace::CAPACITY)?;
-    /// let block = IDS.reserve(Some(7), 10)?; // a new random value instead of an error
-    /// assert_eq!((block.timestamp(), block.len()), (7, 10));
-    /// assert_ne!(block.random(), [1; 5]);
-    /// # Ok::<(), oid_core::GenerateError>(())
+    /// use oid_core::{CapacityPolicy, FixedClock, Generator};
+    /// static GENERATOR: Generator<FixedClock> =
+    ///     Generator::from_seed(FixedClock::at(7), [1; 5], 0);
+    /// // A spent second now moves to a new random value instead of waiting for the next one.
+    /// GENERATOR.ids().set_policy(CapacityPolicy::Rotate);
+    /// assert_eq!(GENERATOR.ids().policy(), CapacityPolicy::Rotate);
     /// ```
     pub fn set_policy(&self, policy: CapacityPolicy) {
         self.policy.store(policy.to_byte(), Relaxed);
@@ -341,36 +286,19 @@ impl IdSpace {
     /// Reserves up to `want` consecutive counter values of one second: all of them, or what
     /// the second has left when that is fewer (at least one). A `want` of 0 asks for one, and
     /// more than 2^24 for 2^24.
-    ///
-    /// `reading` is the clock's second (wrapped to the 32-bit field), or `None` when the time
-    /// is unknown: then the newest second stamped (0 before the first). See the
-    /// [capacity rule](Self#the-capacity-rule) for which second the block carries.
-    ///
-    /// # Errors
-    ///
-    /// [`GenerateError`] of kind [`CapacityExhausted`](crate::ErrorKind::CapacityExhausted)
-    /// when the second the block would carry is spent and the [`CapacityPolicy`] says to wait:
-    /// under [`Wait`](CapacityPolicy::Wait) only when `reading` is that very second (a wait
-    /// for the next one ends within it; then call
-    /// [`reserve_after_wait`](Self::reserve_after_wait)), under
-    /// [`Fixed`](CapacityPolicy::Fixed) always. Nothing is used up.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use oid_core::{ErrorKind, IdSpace};
-    /// let ids = IdSpace::new([1; 5], 0);
-    /// ids.reserve(Some(10), IdSpace::CAPACITY - 5)?;
-    /// assert_eq!(ids.reserve(Some(10), 256)?.len(), 5); // what the second has left
-    /// assert_eq!(ids.reserve(Some(10), 1).unwrap_err().kind(), ErrorKind::CapacityExhausted);
-    /// // A reading a second back (within the tolerance) keeps the newest second; spent, it
-    /// // moves on to a new random value at once: waiting could take up to two seconds.
-    /// let block = ids.reserve(Some(9), 1)?;
-    /// assert_eq!(block.timestamp(), 10);
-    /// assert_ne!(block.random(), [1; 5]);
-    /// assert_eq!(ids.reserve(Some(11), 256)?.timestamp(), 11);
-    /// # Ok::<(), oid_core::GenerateError>(())
-    /// ```
+    // `reading` is the clock's second (wrapped to the 32-bit field), or `None` when the time
+    // is unknown: then the newest second stamped (0 before the first). See the
+    // [capacity rule](Self#the-capacity-rule) for which second the block carries.
+    //
+    // # Errors
+    //
+    // [`GenerateError`] of kind [`CapacityExhausted`](crate::ErrorKind::CapacityExhausted)
+    // when the second the block would carry is spent and the [`CapacityPolicy`] says to wait:
+    // under [`Wait`](CapacityPolicy::Wait) only when `reading` is that very second (a wait
+    // for the next one ends within it; then call
+    // [`reserve_after_wait`](Self::reserve_after_wait)), under
+    // [`Fixed`](CapacityPolicy::Fixed) always. Nothing is used up.
+    #[doc(hidden)]
     pub fn reserve(&self, reading: Option<u32>, want: u32) -> Result<IdBlock, GenerateError> {
         self.take(reading, want.clamp(1, CAPACITY), true, true)
             .map_err(|Spent| GenerateError::CAPACITY_EXHAUSTED)
@@ -382,25 +310,11 @@ impl IdSpace {
     /// an error, as [`Generator::next`](crate::Generator::next) does after its one wait. So no
     /// call waits longer than the rest of the second it found spent, whatever the clock does
     /// meanwhile (a step back during the wait brings the spent second back).
-    ///
-    /// # Errors
-    ///
-    /// Under [`Fixed`](CapacityPolicy::Fixed) only, as `reserve`: the random value never
-    /// changes there, so the caller waits again.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use oid_core::IdSpace;
-    /// let ids = IdSpace::new([1; 5], 0);
-    /// ids.reserve(Some(10), IdSpace::CAPACITY)?;
-    /// assert!(ids.reserve(Some(10), 1).is_err()); // wait (once) for the next second
-    /// // ... the wait ended, and the clock still reads 10 (it was set back meanwhile):
-    /// let block = ids.reserve_after_wait(Some(10), 1)?;
-    /// assert_eq!(block.timestamp(), 10);
-    /// assert_ne!(block.random(), [1; 5]);
-    /// # Ok::<(), oid_core::GenerateError>(())
-    /// ```
+    // # Errors
+    //
+    // Under [`Fixed`](CapacityPolicy::Fixed) only, as `reserve`: the random value never
+    // changes there, so the caller waits again.
+    #[doc(hidden)]
     pub fn reserve_after_wait(
         &self,
         reading: Option<u32>,
@@ -411,23 +325,12 @@ impl IdSpace {
     }
 
     /// Reserves exactly `want` consecutive counter values of one second, or nothing.
-    ///
-    /// # Errors
-    ///
-    /// [`GenerateError`] of kind [`CapacityExhausted`](crate::ErrorKind::CapacityExhausted)
-    /// when the second has fewer than `want` left and the [`CapacityPolicy`] says to wait, or
-    /// `want` is 0 or more than 2^24; nothing is used up.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use oid_core::IdSpace;
-    /// let ids = IdSpace::new([0; 5], 0);
-    /// ids.reserve(Some(10), IdSpace::CAPACITY - 5)?;
-    /// assert!(ids.reserve_exact(Some(10), 6).is_err());
-    /// assert_eq!(ids.reserve_exact(Some(10), 5)?.len(), 5);
-    /// # Ok::<(), oid_core::GenerateError>(())
-    /// ```
+    // # Errors
+    //
+    // [`GenerateError`] of kind [`CapacityExhausted`](crate::ErrorKind::CapacityExhausted)
+    // when the second has fewer than `want` left and the [`CapacityPolicy`] says to wait, or
+    // `want` is 0 or more than 2^24; nothing is used up.
+    #[doc(hidden)]
     pub fn reserve_exact(&self, reading: Option<u32>, want: u32) -> Result<IdBlock, GenerateError> {
         if want == 0 || want > CAPACITY {
             return Err(GenerateError::CAPACITY_EXHAUSTED);
@@ -441,16 +344,7 @@ impl IdSpace {
     /// (a reservation then gets the newest second's ids, see the
     /// [capacity rule](Self#the-capacity-rule)). A snapshot: other threads may take ids
     /// meanwhile.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let ids = oid_core::IdSpace::new([0; 5], 0);
-    /// assert_eq!(ids.left(5), 1 << 24);
-    /// ids.reserve(Some(5), 10)?;
-    /// assert_eq!((ids.left(4), ids.left(5), ids.left(6)), (0, (1 << 24) - 10, 1 << 24));
-    /// # Ok::<(), oid_core::GenerateError>(())
-    /// ```
+    #[doc(hidden)]
     pub fn left(&self, second: u32) -> u32 {
         let w = self.window.load(Acquire);
         let (secs, start) = halves(w);
@@ -478,12 +372,12 @@ impl IdSpace {
     /// # Examples
     ///
     /// ```
-    /// let ids = oid_core::IdSpace::new([1; 5], 0);
-    /// ids.reserve(Some(5), 1 << 24)?;
-    /// assert_eq!(ids.rotate([2; 5]), [1; 5]);
-    /// let block = ids.reserve(Some(5), 1)?;
-    /// assert_eq!((block.timestamp(), block.random()), (5, [2; 5]));
-    /// # Ok::<(), oid_core::GenerateError>(())
+    /// use oid_core::{FixedClock, Generator};
+    /// let generator = Generator::from_seed(FixedClock::at(5), [1; 5], 0);
+    /// generator.next();
+    /// assert_eq!(generator.ids().rotate([2; 5]), [1; 5]); // e.g. in an after-restore hook
+    /// let id = generator.next();
+    /// assert_eq!((id.timestamp(), id.to_parts().random), (5, [2; 5]));
     /// ```
     pub fn rotate(&self, random: [u8; 5]) -> [u8; 5] {
         loop {
@@ -554,12 +448,12 @@ impl IdSpace {
     /// # Examples
     ///
     /// ```
-    /// let ids = oid_core::IdSpace::new([0; 5], 0);
-    /// ids.reserve(Some(5), 1 << 24)?;
-    /// ids.reseed([1; 5], 100);
-    /// let block = ids.reserve(Some(5), 1)?;
-    /// assert_eq!((block.random(), block.first()), ([1; 5], 100));
-    /// # Ok::<(), oid_core::GenerateError>(())
+    /// use oid_core::{FixedClock, Generator};
+    /// let generator = Generator::from_seed(FixedClock::at(5), [0; 5], 0);
+    /// generator.next();
+    /// generator.ids().reseed([1; 5], 100); // e.g. in the child of a fork, before any thread
+    /// let parts = generator.next().to_parts();
+    /// assert_eq!((parts.random, parts.counter), ([1; 5], 100));
     /// ```
     pub fn reseed(&self, random: [u8; 5], counter: u32) {
         loop {

@@ -840,3 +840,123 @@ fn threads_calling_next_across_spent_seconds_never_repeat() {
     }
     assert_eq!(seen.len(), ROUNDS as usize * (1 + THREADS * PER_THREAD));
 }
+
+/// The examples of the reservation API (`IdSpace::reserve` and its kin, `IdBlock`), which
+/// serves oid-std's per-thread blocks and is not in the docs.
+#[test]
+fn reservations_and_blocks() -> Result<(), GenerateError> {
+    // struct IdBlock {
+    {
+        use crate::IdSpace;
+        let ids = IdSpace::new([9; 5], 7);
+        let block = ids.reserve(None, 2)?;
+        assert_eq!((block.timestamp(), block.random(), block.first()), (0, [9; 5], 7));
+        assert_eq!(block.id(1).map(|id| id.to_parts().counter), Some(8));
+        assert_eq!(block.id(2), None);
+    }
+    // const fn timestamp
+    {
+        let block = crate::IdSpace::new([0; 5], 0).reserve(Some(42), 1)?;
+        assert_eq!(block.timestamp(), 42);
+    }
+    // const fn random
+    {
+        let block = crate::IdSpace::new([3; 5], 0).reserve(Some(42), 1)?;
+        assert_eq!(block.random(), [3; 5]);
+    }
+    // const fn first
+    {
+        let block = crate::IdSpace::new([0; 5], 0xabcdef).reserve(Some(42), 1)?;
+        assert_eq!(block.first() & 0xff_ffff, 0xabcdef);
+    }
+    // const fn len
+    {
+        let block = crate::IdSpace::new([0; 5], 0).reserve(Some(42), 300)?;
+        assert_eq!(block.len(), 300);
+    }
+    // const fn id
+    {
+        let block = crate::IdSpace::new([0; 5], 0xffffff).reserve(Some(42), 2)?;
+        assert_eq!(block.id(1).map(|id| id.to_parts().counter), Some(0));
+    }
+    // fn ids
+    {
+        let block = crate::IdSpace::new([0; 5], 0).reserve(Some(42), 3)?;
+        assert_eq!(block.ids().count(), 3);
+    }
+    // fn reserve
+    {
+        use crate::{ErrorKind, IdSpace};
+        let ids = IdSpace::new([1; 5], 0);
+        ids.reserve(Some(10), IdSpace::CAPACITY - 5)?;
+        assert_eq!(ids.reserve(Some(10), 256)?.len(), 5); // what the second has left
+        assert_eq!(ids.reserve(Some(10), 1).unwrap_err().kind(), ErrorKind::CapacityExhausted);
+        // A reading a second back (within the tolerance) keeps the newest second; spent, it
+        // moves on to a new random value at once: waiting could take up to two seconds.
+        let block = ids.reserve(Some(9), 1)?;
+        assert_eq!(block.timestamp(), 10);
+        assert_ne!(block.random(), [1; 5]);
+        assert_eq!(ids.reserve(Some(11), 256)?.timestamp(), 11);
+    }
+    // fn reserve_after_wait
+    {
+        use crate::IdSpace;
+        let ids = IdSpace::new([1; 5], 0);
+        ids.reserve(Some(10), IdSpace::CAPACITY)?;
+        assert!(ids.reserve(Some(10), 1).is_err()); // wait (once) for the next second
+        // ... the wait ended, and the clock still reads 10 (it was set back meanwhile):
+        let block = ids.reserve_after_wait(Some(10), 1)?;
+        assert_eq!(block.timestamp(), 10);
+        assert_ne!(block.random(), [1; 5]);
+    }
+    // fn reserve_exact
+    {
+        use crate::IdSpace;
+        let ids = IdSpace::new([0; 5], 0);
+        ids.reserve(Some(10), IdSpace::CAPACITY - 5)?;
+        assert!(ids.reserve_exact(Some(10), 6).is_err());
+        assert_eq!(ids.reserve_exact(Some(10), 5)?.len(), 5);
+    }
+    // fn left
+    {
+        let ids = crate::IdSpace::new([0; 5], 0);
+        assert_eq!(ids.left(5), 1 << 24);
+        ids.reserve(Some(5), 10)?;
+        assert_eq!((ids.left(4), ids.left(5), ids.left(6)), (0, (1 << 24) - 10, 1 << 24));
+    }
+    // set_policy
+    {
+        use crate::{CapacityPolicy, IdSpace};
+        static IDS: IdSpace = IdSpace::new([1; 5], 0);
+        IDS.set_policy(CapacityPolicy::Rotate);
+        IDS.reserve(Some(7), IdSpace::CAPACITY)?;
+        let block = IDS.reserve(Some(7), 10)?; // a new random value instead of an error
+        assert_eq!((block.timestamp(), block.len()), (7, 10));
+        assert_ne!(block.random(), [1; 5]);
+    }
+    // rotate
+    {
+        let ids = crate::IdSpace::new([1; 5], 0);
+        ids.reserve(Some(5), 1 << 24)?;
+        assert_eq!(ids.rotate([2; 5]), [1; 5]);
+        let block = ids.reserve(Some(5), 1)?;
+        assert_eq!((block.timestamp(), block.random()), (5, [2; 5]));
+    }
+    // reseed
+    {
+        let ids = crate::IdSpace::new([0; 5], 0);
+        ids.reserve(Some(5), 1 << 24)?;
+        ids.reseed([1; 5], 100);
+        let block = ids.reserve(Some(5), 1)?;
+        assert_eq!((block.random(), block.first()), ([1; 5], 100));
+    }
+    // Generator::ids
+    {
+        use crate::{FixedClock, Generator};
+        let generator = Generator::from_seed(FixedClock::at(9), [0; 5], 0);
+        let block = generator.ids().reserve(Some(9), 100)?;
+        assert_eq!(block.len(), 100);
+        assert_eq!(generator.next().to_parts().counter, 100);
+    }
+    Ok(())
+}

@@ -6,7 +6,8 @@ use std::cell::Cell;
 use std::sync::atomic::Ordering::{Acquire, Relaxed};
 use std::sync::atomic::{AtomicU32, AtomicU64};
 
-use oid_core::{Clock, IdBlock, ObjectId};
+use oid_core::__private::IdBlock;
+use oid_core::{Clock, ObjectId};
 
 use super::identity::Shared;
 use super::{Mode, SHARED};

@@ -77,7 +77,7 @@ pub fn is_bson_serializer<S: ?Sized>() -> bool {
 /// # Examples
 ///
 /// ```
-/// use oid_core::serde::writes_oid_struct;
+/// use oid_core::__private::writes_oid_struct;
 ///
 /// assert!(writes_oid_struct::<bson::Serializer>());
 /// assert!(!writes_oid_struct::<serde_json::value::Serializer>());

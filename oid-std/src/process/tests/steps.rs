@@ -11,7 +11,7 @@
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering::SeqCst};
 use std::time::{Duration, Instant};
 
-use oid_core::IdBlock;
+use oid_core::__private::IdBlock;
 
 use super::*;
 
