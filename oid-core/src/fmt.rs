@@ -60,7 +60,7 @@ impl Hex {
     /// # Examples
     ///
     /// ```
-    /// assert_eq!(oid_core::Hex::LENGTH, 24);
+    /// assert_eq!(oid_core::fmt::Hex::LENGTH, 24);
     /// ```
     pub const LENGTH: usize = 24;
 

@@ -8,7 +8,8 @@
     reason = "test helpers outside #[test] fns"
 )]
 
-use oid_core::{FromSliceError, Hex, ObjectId, ParseError};
+use oid_core::fmt::Hex;
+use oid_core::{FromSliceError, ObjectId, ParseError};
 use postgres::{Client, NoTls};
 use sql_tests::{Fixture, postgres_url};
 

@@ -7,7 +7,8 @@
     reason = "test helpers outside #[test] fns"
 )]
 
-use oid_core::{FromSliceError, Hex, ObjectId, ParseError};
+use oid_core::fmt::Hex;
+use oid_core::{FromSliceError, ObjectId, ParseError};
 use sql_tests::{Fixture, postgres_url};
 use sqlx::{Connection, PgConnection};
 
