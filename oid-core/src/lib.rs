@@ -73,10 +73,10 @@ pub use crate::range::{IdRange, Upper};
 pub mod __private {
     /// oid-std's and oid-embedded's generation error, re-exported there as their `Error`.
     pub use crate::error::Error;
-    /// oid-std's per-thread blocks of counter values, reserved from an `IdSpace`.
-    #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
-    pub use crate::generator::IdBlock;
     /// oid-bson's `ObjectId` asks the same serializer rule as oid-core's.
     #[cfg(feature = "serde")]
     pub use crate::external::serde_support::bson_rule::writes_oid_struct;
+    /// oid-std's per-thread blocks of counter values, reserved from an `IdSpace`.
+    #[cfg(any(feature = "portable-atomic", target_has_atomic = "64"))]
+    pub use crate::generator::IdBlock;
 }

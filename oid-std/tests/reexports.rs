@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 /// Every public item of oid-core, by name, as reachable through oid-std.
 #[allow(unused_imports)]
 mod use_every_core_item {
+    use oid_std::__private;
     #[cfg(feature = "rkyv")]
     use oid_std::ArchivedObjectId;
     use oid_std::Entropy;
@@ -18,11 +19,10 @@ mod use_every_core_item {
     use oid_std::rand_core_0_6;
     #[cfg(feature = "serde")]
     use oid_std::serde;
-    use oid_std::__private;
     use oid_std::{
-        CapacityPolicy, Clock, EntropyError, ErrorKind, FixedClock, FromSliceError,
-        GenerateError, Generator, IdRange, IdSpace, LegacyParts, ManualClock, ObjectId,
-        ParseError, Parts, TimeOutOfRange, Upper, fmt, oid,
+        CapacityPolicy, Clock, EntropyError, ErrorKind, FixedClock, FromSliceError, GenerateError,
+        Generator, IdRange, IdSpace, LegacyParts, ManualClock, ObjectId, ParseError, Parts,
+        TimeOutOfRange, Upper, fmt, oid,
     };
 }
 

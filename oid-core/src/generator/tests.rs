@@ -850,7 +850,10 @@ fn reservations_and_blocks() -> Result<(), GenerateError> {
         use crate::IdSpace;
         let ids = IdSpace::new([9; 5], 7);
         let block = ids.reserve(None, 2)?;
-        assert_eq!((block.timestamp(), block.random(), block.first()), (0, [9; 5], 7));
+        assert_eq!(
+            (block.timestamp(), block.random(), block.first()),
+            (0, [9; 5], 7)
+        );
         assert_eq!(block.id(1).map(|id| id.to_parts().counter), Some(8));
         assert_eq!(block.id(2), None);
     }
@@ -890,7 +893,10 @@ fn reservations_and_blocks() -> Result<(), GenerateError> {
         let ids = IdSpace::new([1; 5], 0);
         ids.reserve(Some(10), IdSpace::CAPACITY - 5)?;
         assert_eq!(ids.reserve(Some(10), 256)?.len(), 5); // what the second has left
-        assert_eq!(ids.reserve(Some(10), 1).unwrap_err().kind(), ErrorKind::CapacityExhausted);
+        assert_eq!(
+            ids.reserve(Some(10), 1).unwrap_err().kind(),
+            ErrorKind::CapacityExhausted
+        );
         // A reading a second back (within the tolerance) keeps the newest second; spent, it
         // moves on to a new random value at once: waiting could take up to two seconds.
         let block = ids.reserve(Some(9), 1)?;
@@ -922,7 +928,10 @@ fn reservations_and_blocks() -> Result<(), GenerateError> {
         let ids = crate::IdSpace::new([0; 5], 0);
         assert_eq!(ids.left(5), 1 << 24);
         ids.reserve(Some(5), 10)?;
-        assert_eq!((ids.left(4), ids.left(5), ids.left(6)), (0, (1 << 24) - 10, 1 << 24));
+        assert_eq!(
+            (ids.left(4), ids.left(5), ids.left(6)),
+            (0, (1 << 24) - 10, 1 << 24)
+        );
     }
     // set_policy
     {
