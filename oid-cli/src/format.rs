@@ -183,7 +183,7 @@ impl Line {
 /// The longest [`json_line`]: the legacy fields included.
 const JSON_MAX: usize = 220;
 
-/// An id's [`Fields`](crate::inspect::Fields) as one JSON object, the bytes `serde_json` writes for them, formatted by
+/// An id's fields (those of `oid inspect`'s text block) as one JSON object, the bytes `serde_json` writes for them, formatted by
 /// hand on the stack: at millions of ids a second, serde's field-by-field formatting and the
 /// calendar library were most of the time. `tests::json_line_is_what_serde_writes` holds the two
 /// to the same bytes.
@@ -295,7 +295,41 @@ mod tests {
             assert_eq!(decimal(n, &mut digits), n.to_string().as_bytes());
         }
     }
-    use crate::inspect::Fields;
+
+    /// The test's oracle for the JSON line: the documented fields, in order, as serde_json
+    /// writes them, with the time from jiff (the CLI's time type), independent of the line's
+    /// own formatting and of oid-core's.
+    #[derive(serde::Serialize)]
+    struct Oracle {
+        id: String,
+        timestamp: u32,
+        time: String,
+        random: String,
+        counter: u32,
+        counter_hex: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        legacy_machine_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        legacy_process_id: Option<u16>,
+    }
+
+    impl Oracle {
+        fn of(id: ObjectId, legacy: bool) -> Oracle {
+            let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let parts = id.to_parts();
+            let b = id.bytes();
+            Oracle {
+                id: id.to_string(),
+                timestamp: parts.timestamp,
+                time: crate::when::Time::from_seconds(parts.timestamp).to_string(),
+                random: hex(&parts.random),
+                counter: parts.counter,
+                counter_hex: hex(&b[9..12]),
+                legacy_machine_id: legacy.then(|| hex(&b[4..7])),
+                legacy_process_id: legacy.then_some(id.to_legacy_parts().process_id),
+            }
+        }
+    }
 
     fn line(format: Line) -> String {
         let mut out = Vec::new();
@@ -350,7 +384,7 @@ mod tests {
             for legacy in [false, true] {
                 let mut fast = JsonLine::default();
                 json_line(id, legacy, &mut fast);
-                let serde = serde_json::to_vec(&Fields::of(id, legacy)).unwrap();
+                let serde = serde_json::to_vec(&Oracle::of(id, legacy)).unwrap();
                 assert_eq!(
                     String::from_utf8_lossy(fast.as_slice()),
                     String::from_utf8_lossy(&serde),

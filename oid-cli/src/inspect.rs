@@ -3,8 +3,8 @@
 use std::fmt;
 use std::io::{BufRead, Write};
 
+use oid_core::fmt::Rfc3339;
 use oid_std::ObjectId;
-use serde::{Serialize, Serializer};
 
 use crate::cli::InspectArgs;
 use crate::error::{Error, Status};
@@ -12,7 +12,6 @@ use crate::format::{InspectFormat, Line};
 use crate::input::{self, Row, Sources};
 use crate::progress::Progress;
 use crate::stderr::Messages;
-use crate::when::{self, Time};
 
 /// Runs `oid inspect`: for each valid id, one block of text or one line in the chosen format;
 /// invalid ones are reported on `err`.
@@ -81,50 +80,24 @@ impl fmt::Display for HexBytes<'_> {
     }
 }
 
-fn display<T: fmt::Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(value)
-}
-
-/// The fields shown for one id. The serde names are the JSON field names documented in the
-/// README: keep them stable.
-#[derive(Serialize)]
+/// The fields of the text block for one id (the JSON line is `format::json_line`).
 pub(crate) struct Fields {
     /// The id, 24 lowercase hex digits.
-    #[serde(serialize_with = "display")]
     id: ObjectId,
     /// Creation time, Unix seconds.
     timestamp: u32,
-    /// Creation time, RFC 3339 UTC.
-    #[serde(serialize_with = "display")]
-    time: Time,
+    /// Creation time, RFC 3339 UTC (oid-core's formatter, as the JSON line's).
+    time: Rfc3339,
     /// The 5-byte random value, 10 hex digits.
-    #[serde(serialize_with = "display")]
     random: Hex5,
     /// The counter, decimal.
     counter: u32,
     /// The counter, 6 hex digits.
-    #[serde(serialize_with = "display")]
     counter_hex: Hex3,
     /// Legacy reading: the 3-byte machine id, 6 hex digits; only asked for (`--legacy`).
-    #[serde(
-        serialize_with = "display_some",
-        skip_serializing_if = "Option::is_none"
-    )]
     legacy_machine_id: Option<Hex3>,
     /// Legacy reading: the 2-byte process id, decimal; only asked for (`--legacy`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     legacy_process_id: Option<u16>,
-}
-
-/// [`display`] for a field that is skipped when `None`.
-fn display_some<T: fmt::Display, S: Serializer>(
-    value: &Option<T>,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    match value {
-        Some(value) => s.collect_str(value),
-        None => s.serialize_none(),
-    }
 }
 
 /// Bytes held by value so `Fields` needs no lifetime.
@@ -155,7 +128,7 @@ impl Fields {
         Fields {
             id,
             timestamp: parts.timestamp,
-            time: when::rfc3339(parts.timestamp),
+            time: id.rfc3339(),
             random: Hex5(parts.random),
             counter: parts.counter,
             counter_hex: Hex3([b[9], b[10], b[11]]),

@@ -227,11 +227,6 @@ impl fmt::Display for Time {
     }
 }
 
-/// An ObjectId timestamp as RFC 3339 UTC, `2012-10-17T21:13:27Z`.
-pub(crate) fn rfc3339(secs: u32) -> Time {
-    Time::from_seconds(secs)
-}
-
 /// clap's value parser for time arguments.
 pub(crate) fn parse_arg(s: &str) -> Result<Time, TimeError> {
     Time::parse(s)

@@ -198,6 +198,9 @@ fn steps(r: &mut Runner) {
         "user build: newest releases (cargo update on stable), test --workspace --all-features",
         userbuild::newest_step,
     );
+    // Last: the background provisioning (which installs stable) was waited for by the release
+    // check's deny step; these steps update stable and install beta themselves.
+    crate::type_name::steps(r);
 }
 
 #[cfg(test)]
