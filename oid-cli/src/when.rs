@@ -386,10 +386,16 @@ mod tests {
 
     #[test]
     fn formats_rfc3339_utc() {
-        assert_eq!(rfc3339(0).to_string(), "1970-01-01T00:00:00Z");
-        assert_eq!(rfc3339(1_350_508_407).to_string(), "2012-10-17T21:13:27Z");
-        assert_eq!(rfc3339(0x8000_0000).to_string(), "2038-01-19T03:14:08Z");
-        assert_eq!(rfc3339(u32::MAX).to_string(), LAST);
+        assert_eq!(Time::from_seconds(0).to_string(), "1970-01-01T00:00:00Z");
+        assert_eq!(
+            Time::from_seconds(1_350_508_407).to_string(),
+            "2012-10-17T21:13:27Z"
+        );
+        assert_eq!(
+            Time::from_seconds(0x8000_0000).to_string(),
+            "2038-01-19T03:14:08Z"
+        );
+        assert_eq!(Time::from_seconds(u32::MAX).to_string(), LAST);
     }
 
     #[test]
@@ -404,7 +410,7 @@ mod tests {
             u32::MAX - 1,
             u32::MAX,
         ] {
-            assert_eq!(ok(&rfc3339(secs).to_string()), secs);
+            assert_eq!(ok(&Time::from_seconds(secs).to_string()), secs);
         }
     }
 }
