@@ -113,8 +113,9 @@ enum Command {
     /// The published crates with their direct dependencies at the declared minimums (nightly,
     /// `-Z direct-minimal-versions`), checked with all features, in a scratch copy.
     Minimal,
-    /// The BSON serializer rule's tests (it reads `core::any::type_name`) built and run on the
-    /// newest stable and on beta, each installed or updated with rustup (target/type-name).
+    /// The BSON serializer rule (it reads `core::any::type_name`) on real serializers:
+    /// integrations/type-name on the newest stable and on beta, installed when missing
+    /// (target/type-name).
     TypeName,
     /// integrations/loom-consumer, an application with statics of our generators, built and run
     /// with `RUSTFLAGS="--cfg loom"` (target/loom-consumer).
