@@ -2,11 +2,12 @@
 //! 1,000 pymongo processes and 1,000 js-bson processes making ids at once, without and with
 //! restarts, must give no finding. The peers are the differential test's (`Kit::Peers`:
 //! pymongo in `target/venv`, js-bson in `verify/js/node_modules`); `OID_REQUIRE_PEERS=1` makes a
-//! skipped test fail.
+//! skipped test fail. Then the `--report` page in headless Chromium (`oid-cli/tests/audit.rs`:
+//! its parsed DOM and the pixels of a screenshot), `OID_REQUIRE_CHROMIUM=1` likewise.
 
 use xshell::{Shell, cmd};
 
-use crate::provision::{Kit, install, venv_python};
+use crate::provision::{CHROMIUM, Kit, install, venv_python};
 use crate::util::{Result, project_root, run};
 
 /// Installs the peers, then runs the test with them.
@@ -20,5 +21,12 @@ pub(crate) fn step(sh: &Shell) -> Result {
     run(cmd!(
         sh,
         "cargo test --workspace --all-features --test audit_peers"
+    ))?;
+    install(sh, Kit::Chromium)?;
+    let _chromium = sh.push_env("OID_CHROMIUM", CHROMIUM);
+    let _required = sh.push_env("OID_REQUIRE_CHROMIUM", "1");
+    run(cmd!(
+        sh,
+        "cargo test --workspace --all-features --test audit -- the_report_page"
     ))
 }

@@ -164,7 +164,7 @@ fn steps(r: &mut Runner) {
         crate::columns::step,
     );
     r.cmd("audit").step(
-        "oid audit: 1,000 pymongo and 1,000 js-bson processes, no finding",
+        "oid audit: 1,000 pymongo and 1,000 js-bson processes, no finding; the report page in Chromium",
         crate::audit::step,
     );
     r.frees("fuzz").step("verify: fuzz (4 targets)", |sh| {

@@ -31,6 +31,8 @@ pub(crate) enum Kit {
     Qemu,
     /// The browsers and playwright-core of the page's test.
     Web,
+    /// Chromium alone: `oid audit --report`'s page in a browser (audit).
+    Chromium,
     /// The PostgreSQL server of the SQL step.
     Postgres,
     /// The differential test's peers: pymongo and js-bson.
@@ -81,6 +83,7 @@ pub(crate) const TABLE: &[(Kit, Item)] = &[
     (Kit::Web, Apt("chromium", "chromium --version")),
     (Kit::Web, Apt("firefox-esr", "firefox-esr --version")),
     (Kit::Web, Npm("oid-web/e2e")),
+    (Kit::Chromium, Apt("chromium", "chromium --version")),
     (Kit::Postgres, Apt("postgresql", "ls /usr/lib/postgresql/*/bin/initdb")),
     (Kit::Peers, Pip("verify/python/requirements.txt")),
     (Kit::Peers, Npm("verify/js")),
