@@ -6,6 +6,7 @@ use datafusion_common::Result;
 use datafusion_expr::ScalarUDF;
 use datafusion_expr::registry::FunctionRegistry;
 
+pub mod audit;
 mod extension;
 mod kernels;
 mod udf;

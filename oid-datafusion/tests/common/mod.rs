@@ -8,6 +8,8 @@
     clippy::panic
 )]
 
+pub mod audit;
+
 use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, FixedSizeBinaryArray, RecordBatch, StringArray};
