@@ -14,17 +14,14 @@ use crate::util::{Result, cargo_target_dir, run};
 
 /// The step: each toolchain in a target folder of its own under `target/type-name/`.
 pub(crate) fn step(sh: &Shell) -> Result {
-    let listed = cmd!(sh, "rustup toolchain list").quiet().read()?;
-    let missing: Vec<&str> = ["stable", "beta"]
-        .into_iter()
-        .filter(|t| !listed.lines().any(|l| l.starts_with(&format!("{t}-"))))
-        .collect();
-    if !missing.is_empty() {
-        run(cmd!(
-            sh,
-            "rustup toolchain install --profile minimal {missing...}"
-        ))?;
-    }
+    // `install` on a channel brings it to the channel's newest release (a no-op when it is
+    // there already): an installed stable is otherwise never updated, and a fresh machine's
+    // stable is its image's, the pinned release itself. Last in the run, after `newest`, which
+    // builds on the machine's stable so that it shares the test step's build.
+    run(cmd!(
+        sh,
+        "rustup toolchain install --profile minimal stable beta"
+    ))?;
     for toolchain in ["stable", "beta"] {
         run(cmd!(sh, "rustc +{toolchain} --version"))?;
         let dir = cargo_target_dir().join("type-name").join(toolchain);
