@@ -17,10 +17,12 @@ pub(crate) fn step(sh: &Shell) -> Result {
     // `install` on a channel brings it to the channel's newest release (a no-op when it is
     // there already): an installed stable is otherwise never updated, and a fresh machine's
     // stable is its image's, the pinned release itself. Last in the run, after `newest`, which
-    // builds on the machine's stable so that it shares the test step's build.
+    // builds on the machine's stable so that it shares the test step's build. `--force`: a
+    // target added to an installed stable (the thumb targets here) that the new release does not
+    // ship for does not stop the update.
     run(cmd!(
         sh,
-        "rustup toolchain install --profile minimal stable beta"
+        "rustup toolchain install --profile minimal --force stable beta"
     ))?;
     for toolchain in ["stable", "beta"] {
         run(cmd!(sh, "rustc +{toolchain} --version"))?;
