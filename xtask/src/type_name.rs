@@ -14,17 +14,18 @@ use crate::util::{Result, cargo_target_dir, run};
 
 /// The step: each toolchain in a target folder of its own under `target/type-name/`.
 pub(crate) fn step(sh: &Shell) -> Result {
-    // `install` on a channel brings it to the channel's newest release (a no-op when it is
-    // there already): an installed stable is otherwise never updated, and a fresh machine's
-    // stable is its image's, the pinned release itself. Last in the run, after `newest`, which
-    // builds on the machine's stable so that it shares the test step's build. `--force`: a
-    // target added to an installed stable (the thumb targets here) that the new release does not
-    // ship for does not stop the update.
+    // The newest stable by its version, installed beside the others: updating the `stable`
+    // channel in place would also move a pinned toolchain that is a link to it (these machines
+    // link `1.95.0` to `stable`), and a fresh machine's stable is the pinned release itself.
+    // Exit status 100 when any toolchain has an update: the text is what counts.
+    let check = cmd!(sh, "rustup check").ignore_status().read()?;
+    let stable = newest_stable(&check).ok_or("`rustup check` names no stable release")?;
+    // `install` on the beta channel brings it to its newest release (a no-op when it is there).
     run(cmd!(
         sh,
-        "rustup toolchain install --profile minimal --force stable beta"
+        "rustup toolchain install --profile minimal {stable} beta"
     ))?;
-    for toolchain in ["stable", "beta"] {
+    for toolchain in [stable.as_str(), "beta"] {
         run(cmd!(sh, "rustc +{toolchain} --version"))?;
         let dir = cargo_target_dir().join("type-name").join(toolchain);
         run(cmd!(
@@ -34,4 +35,34 @@ pub(crate) fn step(sh: &Shell) -> Result {
         .env("CARGO_TARGET_DIR", dir))?;
     }
     Ok(())
+}
+
+/// The newest stable release in `rustup check`'s output (`stable-<host> - update available:
+/// 1.95.0 (…) -> 1.99.1 (…)` or `stable-<host> - up to date: 1.99.1 (…)`).
+fn newest_stable(check: &str) -> Option<String> {
+    let line = check.lines().find(|l| l.starts_with("stable-"))?;
+    let newest = line.rsplit(['>', ':']).next()?;
+    let version = newest.split_whitespace().next()?;
+    version
+        .split('.')
+        .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| version.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::newest_stable;
+
+    #[test]
+    fn the_newest_stable_is_read_from_rustup_check() {
+        let update = "stable-x86_64-unknown-linux-gnu - update available: 1.95.0 (59807616e 2026-04-14) -> 1.99.1 (58cf8f9c3 2026-10-13)\nbeta-x86_64-unknown-linux-gnu - up to date: 1.100.0-beta.7 (fd8e211ae 2026-10-17)\n";
+        assert_eq!(newest_stable(update).as_deref(), Some("1.99.1"));
+        let current = "nightly-x86_64-unknown-linux-gnu - up to date: 1.97.0-nightly (e50aa6fba 2026-05-19)\nstable-x86_64-unknown-linux-gnu - up to date: 1.99.1 (58cf8f9c3 2026-10-13)\n";
+        assert_eq!(newest_stable(current).as_deref(), Some("1.99.1"));
+        assert_eq!(
+            newest_stable("stable-x86_64-unknown-linux-gnu - error\n"),
+            None
+        );
+        assert_eq!(newest_stable(""), None);
+    }
 }
