@@ -37,7 +37,7 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// The whole CI, about 70 minutes on 2 cores: fmt, clippy, tests, rustdoc, the release
+    /// The whole CI, about 55 minutes on 2 cores: fmt, clippy, tests, rustdoc, the release
     /// check, msrv, no_std builds, the web page, firmware under QEMU and the verification
     /// steps. Prints its steps first; a failed step does not stop the others. The quick check
     /// while working is `cargo test --workspace`.
