@@ -71,12 +71,7 @@ fn doctor_reads_the_vmclock_page_named_by_the_variable() {
     assert_eq!(v["vmclock"]["in_use"], true);
     assert_eq!(v["vmclock"]["generation"], 9);
     assert_eq!(v["restore_always_seen"], true);
-    let text = oid()
-        .arg("doctor")
-        .env("OID_STD_VMCLOCK", &path)
-        .output()
-        .unwrap();
-    let text = String::from_utf8(text.stdout).unwrap();
+    let text = doctor_text_with_page(&path);
     assert!(text.contains("active at"), "{text}");
     assert!(
         text.contains("share no id except the one\neach thread is making"),
@@ -92,12 +87,7 @@ fn doctor_reads_the_vmclock_page_named_by_the_variable() {
     let v = doctor_json_with_page(&path);
     assert_eq!(v["vmclock"]["status"], "mid-update");
     assert_eq!(v["vmclock"]["in_use"], false);
-    let text = oid()
-        .arg("doctor")
-        .env("OID_STD_VMCLOCK", &path)
-        .output()
-        .unwrap();
-    let text = String::from_utf8(text.stdout).unwrap();
+    let text = doctor_text_with_page(&path);
     assert!(text.contains("stayed odd through every read"), "{text}");
     assert!(!text.contains("permissions"), "{text}");
     // Not a page: said so, still exit 0.
@@ -109,6 +99,16 @@ fn doctor_reads_the_vmclock_page_named_by_the_variable() {
 }
 
 /// `oid doctor --format json` with `OID_STD_VMCLOCK` naming `page`: exit status 0, the JSON read.
+/// `oid doctor`'s text with the VMClock page at `page`.
+fn doctor_text_with_page(page: &std::path::Path) -> String {
+    let out = oid()
+        .arg("doctor")
+        .env("OID_STD_VMCLOCK", page)
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
 fn doctor_json_with_page(page: &std::path::Path) -> serde_json::Value {
     let out = oid()
         .args(["doctor", "--format", "json"])
