@@ -172,6 +172,45 @@ impl Audit {
         self.store.push(r, t, c, source.0)
     }
 
+    /// Adds ids read from `source`, in order: the same as [`push`](Audit::push) for each of
+    /// them, but faster for ids one generator made one after another (those of one random value
+    /// and second with counters rising by one), which are added as one run.
+    ///
+    /// # Errors
+    /// When runs had to be spilled and the spill file failed.
+    pub fn push_all(&mut self, ids: &[ObjectId], source: Source) -> Result<(), Error> {
+        if let Some(n) = self.per_source.get_mut(source.0 as usize) {
+            *n += ids.len() as u64;
+        }
+        let mut rest = ids;
+        while let Some((first, more)) = rest.split_first() {
+            let b = first.bytes();
+            // The second and the random value's first 4 bytes, then its last byte and the
+            // counter: the next id of the run has the same `hi` and `lo` one more, without a
+            // carry out of the counter (`0xffffff` wraps to 0, which starts another run).
+            let hi = u64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+            let mut lo = u32::from_be_bytes([b[8], b[9], b[10], b[11]]);
+            let mut n = 1_usize;
+            for id in more {
+                let b = id.bytes();
+                let next_hi = u64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+                let next_lo = u32::from_be_bytes([b[8], b[9], b[10], b[11]]);
+                if next_hi != hi || next_lo != lo.wrapping_add(1) || next_lo & 0xff_ffff == 0 {
+                    break;
+                }
+                lo = next_lo;
+                n += 1;
+            }
+            let t = (hi >> 32) as u32;
+            let r = u64::from_be_bytes([0, 0, 0, b[4], b[5], b[6], b[7], b[8]]);
+            let c = u32::from_be_bytes([0, b[9], b[10], b[11]]);
+            // `n` ids of consecutive counters from `c`, all below 2^24: `n` fits a `u32`.
+            self.store.push_run(r, t, c, n as u32, source.0)?;
+            rest = &rest[n..];
+        }
+        Ok(())
+    }
+
     /// Ids read so far.
     pub fn ids(&self) -> u64 {
         self.per_source.iter().sum()

@@ -111,23 +111,48 @@ impl Store {
     /// Adds the id (`r`, `t`, `c`) of source `src`.
     #[inline]
     pub(crate) fn push(&mut self, r: u64, t: u32, c: u32, src: u32) -> Result<(), Error> {
-        match self.open.entry(r) {
-            Entry::Occupied(mut e) => {
-                let o = e.get_mut();
-                if o.t == t && o.src == src && o.c + o.n == c {
-                    o.n += 1;
-                    return Ok(());
+        self.push_run(r, t, c, 1, src)
+    }
+
+    /// Adds the `n` ids (`r`, `t`, `c..c + n`) of source `src` (`n` at least 1, `c + n` at most
+    /// 2^24): the same runs as [`push`](Store::push) of each in turn.
+    #[inline]
+    pub(crate) fn push_run(
+        &mut self,
+        r: u64,
+        t: u32,
+        mut c: u32,
+        mut n: u32,
+        src: u32,
+    ) -> Result<(), Error> {
+        loop {
+            match self.open.entry(r) {
+                Entry::Occupied(mut e) => {
+                    let o = e.get_mut();
+                    if o.t == t && o.src == src && o.c + o.n == c {
+                        o.n += n;
+                        return Ok(());
+                    }
+                    let old = *o;
+                    *o = Open { t, c, n, src };
+                    return self.close(r, old);
                 }
-                let old = *o;
-                *o = Open { t, c, n: 1, src };
-                self.close(r, old)
-            }
-            Entry::Vacant(e) => {
-                e.insert(Open { t, c, n: 1, src });
-                if self.open.len() >= self.open_cap {
+                Entry::Vacant(e) => {
+                    e.insert(Open { t, c, n, src });
+                    if self.open.len() < self.open_cap {
+                        return Ok(());
+                    }
+                    if n == 1 {
+                        return self.flush_open();
+                    }
+                    // One at a time, the first id's run is flushed with all the others, and the
+                    // next id opens a new run: the same here.
+                    if let Some(o) = self.open.get_mut(&r) {
+                        o.n = 1;
+                    }
                     self.flush_open()?;
+                    (c, n) = (c + 1, n - 1);
                 }
-                Ok(())
             }
         }
     }

@@ -503,3 +503,110 @@ fn over_capacity_end_to_end() {
             .as_str()])
     );
 }
+
+/// Ids of many generators in long runs and short bursts, a duplicate across files and two
+/// generators on one value, more than one batch of the reader (4,096 ids) in each file: the
+/// report of `oid audit` (hex lines, with a line in another form among them, and Parquet) is the
+/// library's report of the same ids added one at a time.
+#[test]
+fn batches_give_the_report_of_ids_added_one_at_a_time() {
+    use oid_audit::fixtures::{Gen, Rng, T0};
+    let dir = temp_dir("audit-batches");
+    let mut rng = Rng::new(0x0bad_cafe_1234_5678);
+    let mut gens: Vec<Gen> = (0..40)
+        .map(|i| {
+            Gen::new(
+                if i == 7 { 0x77 } else { rng.next() >> 24 },
+                rng.next() as u32,
+            )
+        })
+        .collect();
+    // A second generator on value 0x77.
+    gens.push(Gen::new(0x77, 0x10));
+    let mut files: Vec<Vec<ObjectId>> = vec![Vec::new(), Vec::new()];
+    for (k, ids) in files.iter_mut().enumerate() {
+        for t in T0..T0 + 30 {
+            for _ in 0..(if k == 0 { 40 } else { 8 }) {
+                let g = (rng.next() % gens.len() as u64) as usize;
+                for _ in 0..rng.next() % 100 {
+                    ids.push(gens[g].id(t + k as u32 * 30));
+                }
+            }
+        }
+    }
+    let dup = files[0][5000];
+    files[1].push(dup);
+    assert!(files[0].len() > 3 * 4096 && files[1].len() > 4096);
+    let txt = dir.join("a.txt");
+    let mut text = String::new();
+    for (i, id) in files[0].iter().enumerate() {
+        if i == 4096 {
+            writeln!(text, "  ObjectId(\"{id}\")").unwrap();
+        } else {
+            writeln!(text, "{id}").unwrap();
+        }
+    }
+    std::fs::write(&txt, text).unwrap();
+    let parquet = write_form(&dir, "b", "parquet", &files[1]);
+
+    let mut audit = oid_audit::Audit::new(oid_audit::Options::new(NOW));
+    for (path, ids) in [&txt, &parquet].into_iter().zip(&files) {
+        let source = audit.source(path.display().to_string());
+        for id in ids {
+            audit.push(*id, source).unwrap();
+        }
+    }
+    let expected = serde_json::to_value(audit.finish().unwrap()).unwrap();
+    let kinds = expected["counts"].as_object().unwrap();
+    assert!(kinds.contains_key("duplicate-id") && kinds.contains_key("shared-random-value"));
+
+    let (code, json, stderr) = audit_json(&[txt.clone(), parquet], &[]);
+    assert_eq!((code, stderr.as_str()), (1, ""));
+    assert_eq!(json, expected);
+
+    // The same lines on standard input.
+    let out = oid()
+        .args(["audit", "--format", "json", "--now", &NOW.to_string()])
+        .pipe_stdin(&txt)
+        .unwrap()
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["summary"], {
+        let mut a = oid_audit::Audit::new(oid_audit::Options::new(NOW));
+        let source = a.source("standard input");
+        for id in &files[0] {
+            a.push(*id, source).unwrap();
+        }
+        serde_json::to_value(a.finish().unwrap().summary).unwrap()
+    });
+}
+
+/// A bad line after some batches of good ones: exit 2, the message names its line, and no
+/// report.
+#[test]
+fn a_bad_line_after_many_ids_is_named() {
+    let dir = temp_dir("audit-bad-line");
+    let mut g = oid_audit::fixtures::Gen::new(0x3f_2a91_c8d4, 0);
+    let mut text = String::new();
+    for _ in 0..10_000 {
+        writeln!(text, "{}", g.id(oid_audit::fixtures::T0)).unwrap();
+    }
+    text.push_str("507f1f77bcf86cd79943901x\n");
+    for _ in 0..10 {
+        writeln!(text, "{}", g.id(oid_audit::fixtures::T0)).unwrap();
+    }
+    let path = dir.join("ids.txt");
+    std::fs::write(&path, text).unwrap();
+    let out = oid().arg("audit").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with(&format!(
+            "oid: {}:10001: \"507f1f77bcf86cd79943901x\": ",
+            path.display()
+        )),
+        "{stderr}"
+    );
+}

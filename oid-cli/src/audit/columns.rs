@@ -3,7 +3,7 @@
 
 use std::io;
 
-use super::read::{Failure, Push};
+use super::read::{Failure, Ids, Push};
 use crate::columns::ReadError;
 use crate::error::Error;
 use crate::input::Row;
@@ -15,6 +15,7 @@ pub(super) fn read(
     reader: impl FnOnce(&mut dyn FnMut(Row<'_>) -> Result<(), Error>) -> Result<(), ReadError>,
     push: &mut Push<'_>,
 ) -> Result<(), Failure> {
+    let mut ids = Ids::new(push);
     let mut failed: Option<Failure> = None;
     let mut each = |row: Row<'_>| -> Result<(), Error> {
         let Row::Item(item) = row else {
@@ -22,7 +23,7 @@ pub(super) fn read(
             return Ok(());
         };
         let result = match item.id {
-            Ok(id) => push(id),
+            Ok(id) => ids.push(id),
             Err(reason) => Err(Failure(format!(
                 "{}: {:?}: {reason}",
                 item.position, item.text
@@ -34,11 +35,12 @@ pub(super) fn read(
             Error::Read(io::ErrorKind::Interrupted.into())
         })
     };
-    match reader(&mut each) {
+    let result = match reader(&mut each) {
         Ok(()) => Ok(()),
         Err(ReadError::Unreadable(message)) => Err(Failure(message)),
         Err(ReadError::Stop(e)) => {
             Err(failed.unwrap_or_else(|| Failure(format!("cannot read {name}: {e}"))))
         }
-    }
+    };
+    ids.finish(result)
 }

@@ -104,7 +104,11 @@ fn read_all(
             path.display().to_string()
         };
         let source = audit.source(name.clone());
-        let mut push = |id| audit.push(id, source).map_err(|e| Failure(e.to_string()));
+        let mut push = |ids: &[oid_std::ObjectId]| {
+            audit
+                .push_all(ids, source)
+                .map_err(|e| Failure(e.to_string()))
+        };
         if is_stdin {
             // Standard input is read once; a second `-` finds it at its end.
             let Some(mut r) = stdin.take() else { continue };

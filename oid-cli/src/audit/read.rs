@@ -34,8 +34,54 @@ impl fmt::Display for Failure {
     }
 }
 
-/// What the callback of a reader is given, and can stop with.
-pub(crate) type Push<'a> = dyn FnMut(ObjectId) -> Result<(), Failure> + 'a;
+/// What the callback of a reader is given (ids in the order read, a batch at a time), and can
+/// stop with.
+pub(crate) type Push<'a> = dyn FnMut(&[ObjectId]) -> Result<(), Failure> + 'a;
+
+/// Ids handed on to the audit a batch at a time: 48 KiB of ids, in the L1 or L2 cache.
+const BATCH: usize = 4096;
+
+/// The ids a reader has read and not yet handed on.
+pub(crate) struct Ids<'a, 'b> {
+    batch: Vec<ObjectId>,
+    push: &'a mut Push<'b>,
+}
+
+impl<'a, 'b> Ids<'a, 'b> {
+    pub(crate) fn new(push: &'a mut Push<'b>) -> Self {
+        Ids {
+            batch: Vec::with_capacity(BATCH),
+            push,
+        }
+    }
+
+    /// Adds one id; hands on the batch when it is full.
+    #[inline]
+    pub(crate) fn push(&mut self, id: ObjectId) -> Result<(), Failure> {
+        self.batch.push(id);
+        if self.batch.len() >= BATCH {
+            return self.flush();
+        }
+        Ok(())
+    }
+
+    /// Hands on the ids not yet handed on.
+    pub(crate) fn flush(&mut self) -> Result<(), Failure> {
+        if self.batch.is_empty() {
+            return Ok(());
+        }
+        let result = (self.push)(&self.batch);
+        self.batch.clear();
+        result
+    }
+
+    /// Hands on the ids read before a reader stopped with `result`: an error of theirs
+    /// comes first, as when each id was handed on as soon as it was read.
+    pub(crate) fn finish(mut self, result: Result<(), Failure>) -> Result<(), Failure> {
+        self.flush()?;
+        result
+    }
+}
 
 /// How to find the id in a document or a row.
 #[derive(Clone, Copy, Debug)]
@@ -99,15 +145,17 @@ pub(crate) fn read(
     progress: &Progress,
     push: &mut Push<'_>,
 ) -> Result<(), Failure> {
-    match form {
-        AuditInput::Lines | AuditInput::Auto => lines(name, r, progress, push),
-        AuditInput::Json => json(name, r, select.field, progress, push),
-        AuditInput::Csv => csv(name, r, select.column, progress, push),
-        AuditInput::Bson => bson(name, r, select.field, progress, push),
+    let mut ids = Ids::new(push);
+    let result = match form {
+        AuditInput::Lines | AuditInput::Auto => lines(name, r, progress, &mut ids),
+        AuditInput::Json => json(name, r, select.field, progress, &mut ids),
+        AuditInput::Csv => csv(name, r, select.column, progress, &mut ids),
+        AuditInput::Bson => bson(name, r, select.field, progress, &mut ids),
         AuditInput::Parquet | AuditInput::Arrow => Err(Failure(format!(
             "{name}: Parquet and Arrow inputs need a path to a file"
         ))),
-    }
+    };
+    ids.finish(result)
 }
 
 /// Opens `path` for reading.
@@ -148,9 +196,10 @@ fn lines(
     name: &str,
     r: &mut dyn BufRead,
     progress: &Progress,
-    push: &mut Push<'_>,
+    ids: &mut Ids<'_, '_>,
 ) -> Result<(), Failure> {
-    let mut buf = vec![0_u8; BUFFER];
+    // More than the reader's own buffer: reads bypass it (no copy from it) once it is empty.
+    let mut buf = vec![0_u8; BUFFER + MAX_LINE + 1];
     let (mut start, mut end, mut line) = (0_usize, 0_usize, 0_usize);
     loop {
         if start > 0 {
@@ -177,7 +226,7 @@ fn lines(
                 && let Ok(id) = ObjectId::try_parse_ascii(&row[..24])
             {
                 line += 1;
-                push(id)?;
+                ids.push(id)?;
                 pos += 25;
                 continue;
             }
@@ -188,7 +237,7 @@ fn lines(
                 None => break,
             };
             line += 1;
-            one_line(name, line, text, push)?;
+            one_line(name, line, text, ids)?;
             pos = next;
         }
         start = pos;
@@ -205,7 +254,7 @@ fn lines(
     }
 }
 
-fn one_line(name: &str, line: usize, bytes: &[u8], push: &mut Push<'_>) -> Result<(), Failure> {
+fn one_line(name: &str, line: usize, bytes: &[u8], ids: &mut Ids<'_, '_>) -> Result<(), Failure> {
     let bytes = if line == 1 {
         bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes)
     } else {
@@ -227,7 +276,7 @@ fn one_line(name: &str, line: usize, bytes: &[u8], push: &mut Push<'_>) -> Resul
         return Ok(());
     }
     match ObjectId::parse_pasted(text) {
-        Ok(p) => push(p.id()),
+        Ok(p) => ids.push(p.id()),
         Err(e) => Err(Failure(format!("{name}:{line}: {:?}: {e}", shorten(text)))),
     }
 }
@@ -417,9 +466,15 @@ impl<'de> Visitor<'de> for IdVisitor {
 }
 
 /// What one document gave.
-fn take(name: &str, n: u64, field: &str, found: Found, push: &mut Push<'_>) -> Result<(), Failure> {
+fn take(
+    name: &str,
+    n: u64,
+    field: &str,
+    found: Found,
+    ids: &mut Ids<'_, '_>,
+) -> Result<(), Failure> {
     match found {
-        Found::Id(id) => push(id),
+        Found::Id(id) => ids.push(id),
         // A document without the field, or with null there, holds no id: nothing to audit.
         Found::Null => Ok(()),
         Found::Missing => Err(Failure(format!(
@@ -437,7 +492,7 @@ fn json(
     r: &mut dyn BufRead,
     field: &str,
     progress: &Progress,
-    push: &mut Push<'_>,
+    ids: &mut Ids<'_, '_>,
 ) -> Result<(), Failure> {
     let path: Vec<&str> = field.split('.').collect();
     let array = loop {
@@ -482,7 +537,7 @@ fn json(
             n: &mut n,
             field,
             name,
-            push,
+            ids,
             failed: &mut failed,
         });
         if let Some(f) = failed {
@@ -498,7 +553,7 @@ fn json(
             match found {
                 Ok(found) => {
                     n += 1;
-                    take(name, n, field, found, push)?;
+                    take(name, n, field, found, ids)?;
                 }
                 Err(e) if e.is_eof() && !seen.get() => return Ok(()),
                 Err(e) => return Err(json_failure(e, n + 1)),
@@ -507,16 +562,16 @@ fn json(
     }
 }
 
-struct ArrayVisitor<'a, 'b, 'c> {
+struct ArrayVisitor<'a, 'b, 'c, 'd> {
     path: &'a [&'a str],
     n: &'a mut u64,
     field: &'a str,
     name: &'a str,
-    push: &'b mut Push<'c>,
+    ids: &'b mut Ids<'c, 'd>,
     failed: &'a mut Option<Failure>,
 }
 
-impl<'de> Visitor<'de> for ArrayVisitor<'_, '_, '_> {
+impl<'de> Visitor<'de> for ArrayVisitor<'_, '_, '_, '_> {
     type Value = ();
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an array of documents")
@@ -524,7 +579,7 @@ impl<'de> Visitor<'de> for ArrayVisitor<'_, '_, '_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         while let Some(found) = seq.next_element_seed(PathSeed(self.path))? {
             *self.n += 1;
-            if let Err(f) = take(self.name, *self.n, self.field, found, self.push) {
+            if let Err(f) = take(self.name, *self.n, self.field, found, self.ids) {
                 *self.failed = Some(f);
                 return Err(de::Error::custom("stopped"));
             }
@@ -539,7 +594,7 @@ fn csv(
     r: &mut dyn BufRead,
     column: &str,
     progress: &Progress,
-    push: &mut Push<'_>,
+    ids: &mut Ids<'_, '_>,
 ) -> Result<(), Failure> {
     let counted = Counted {
         inner: r,
@@ -591,7 +646,7 @@ fn csv(
             None => id_of_text(text),
         };
         match id {
-            Some(id) => push(id)?,
+            Some(id) => ids.push(id)?,
             None => {
                 return Err(Failure(format!(
                     "{name}:{line}: column {column:?}: {:?} is not an ObjectId",
@@ -608,7 +663,7 @@ fn bson(
     r: &mut dyn BufRead,
     field: &str,
     progress: &Progress,
-    push: &mut Push<'_>,
+    ids: &mut Ids<'_, '_>,
 ) -> Result<(), Failure> {
     let path: Vec<&str> = field.split('.').collect();
     let mut doc = Vec::new();
@@ -652,7 +707,7 @@ fn bson(
                 "{name}: document {n} at byte {offset}: not valid BSON: {e}"
             ))
         })?;
-        take(name, n, field, found, push)?;
+        take(name, n, field, found, ids)?;
         offset += size as u64;
     }
 }
@@ -716,8 +771,8 @@ mod tests {
             field,
             column: field,
         };
-        read(form, "in", &mut r, select, &Progress::none(), &mut |id| {
-            out.push(id.to_string());
+        read(form, "in", &mut r, select, &Progress::none(), &mut |ids| {
+            out.extend(ids.iter().map(ToString::to_string));
             Ok(())
         })?;
         Ok(out)
