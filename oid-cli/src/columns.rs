@@ -32,6 +32,36 @@ use crate::error::Error;
 use crate::input::{Invalid, Item, Position, Row, item};
 use crate::progress::{Progress, Unit};
 
+/// What the column readers hand their rows to: a callback of one row at a time (any
+/// `FnMut(Row)`), or a sink that takes a batch of ids at once ([`RowSink::ids`]).
+pub(crate) trait RowSink {
+    /// One row.
+    fn row(&mut self, row: Row<'_>) -> Result<(), Error>;
+
+    /// The rows of `ids`, numbered from `first`, of the file at `path` (standard input when
+    /// `None`): by default each handed to [`row`](RowSink::row).
+    fn ids(&mut self, ids: &ObjectIdArray, path: Option<&Path>, first: u64) -> Result<(), Error> {
+        for (i, id) in ids.iter().enumerate() {
+            let position = Position::Row(path, first + i as u64);
+            match id {
+                Some(id) => self.row(Row::Item(Item {
+                    position,
+                    text: "",
+                    id: Ok(id),
+                }))?,
+                None => self.row(Row::Null(position))?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<F: FnMut(Row<'_>) -> Result<(), Error>> RowSink for F {
+    fn row(&mut self, row: Row<'_>) -> Result<(), Error> {
+        self(row)
+    }
+}
+
 /// Rows per batch, read and written.
 pub(crate) const BATCH: usize = 64 * 1024;
 
@@ -194,7 +224,7 @@ pub(crate) fn read_file(
     kind: Kind,
     column: Option<&str>,
     progress: &Progress,
-    f: &mut dyn FnMut(Row<'_>) -> Result<(), Error>,
+    f: &mut dyn RowSink,
 ) -> Result<(), ReadError> {
     let name = Name(Some(path));
     let unreadable = |e: io::Error| ReadError::Unreadable(format!("cannot read {name}: {e}"));
@@ -250,7 +280,7 @@ pub(crate) fn read_stdin(
     kind: Kind,
     column: Option<&str>,
     progress: &Progress,
-    f: &mut dyn FnMut(Row<'_>) -> Result<(), Error>,
+    f: &mut dyn RowSink,
 ) -> Result<(), ReadError> {
     if kind == Kind::ArrowStream {
         return read_stream(stdin, None, Name(None), column, progress, f);
@@ -269,7 +299,7 @@ fn read_bytes(
     kind: Kind,
     column: Option<&str>,
     progress: &Progress,
-    f: &mut dyn FnMut(Row<'_>) -> Result<(), Error>,
+    f: &mut dyn RowSink,
 ) -> Result<(), ReadError> {
     let name = Name(path);
     match kind {
@@ -295,7 +325,7 @@ fn read_stream(
     name: Name<'_>,
     column: Option<&str>,
     progress: &Progress,
-    f: &mut dyn FnMut(Row<'_>) -> Result<(), Error>,
+    f: &mut dyn RowSink,
 ) -> Result<(), ReadError> {
     let kind = Kind::ArrowStream;
     let reader = StreamReader::try_new(reader, projection.map(|i| vec![i]))
@@ -319,7 +349,7 @@ fn read_parquet<R: parquet::file::reader::ChunkReader + 'static>(
     name: Name<'_>,
     column: Option<&str>,
     progress: &Progress,
-    f: &mut dyn FnMut(Row<'_>) -> Result<(), Error>,
+    f: &mut dyn RowSink,
 ) -> Result<(), ReadError> {
     let kind = Kind::Parquet;
     let parquet_error = |e: ParquetError| bad(name, kind, &e);
@@ -348,7 +378,7 @@ fn batches(
     name: Name<'_>,
     kind: Kind,
     progress: &Progress,
-    f: &mut dyn FnMut(Row<'_>) -> Result<(), Error>,
+    f: &mut dyn RowSink,
 ) -> Result<(), ReadError> {
     let mut row = 0_u64;
     for batch in reader {
@@ -370,34 +400,25 @@ fn batches(
     Ok(())
 }
 
-/// Calls `f` for each row of `array`, numbered from `first`; returns the number of rows, or
+/// Hands the rows of `array`, numbered from `first`, to `sink`; returns the number of rows, or
 /// `None` when `array` is not of a type `holds` takes.
 fn rows(
     array: &dyn Array,
     holds: Holds,
     path: Option<&Path>,
     first: u64,
-    f: &mut dyn FnMut(Row<'_>) -> Result<(), Error>,
+    sink: &mut dyn RowSink,
 ) -> Result<Option<u64>, ReadError> {
-    let mut f = |row: Row<'_>| f(row).map_err(ReadError::Stop);
-    let position = |i: usize| Position::Row(path, first + i as u64);
     match holds {
         Holds::Ids => {
             let Ok(ids) = ObjectIdArray::try_from(array) else {
                 return Ok(None);
             };
-            for (i, id) in ids.iter().enumerate() {
-                match id {
-                    Some(id) => f(Row::Item(Item {
-                        position: position(i),
-                        text: "",
-                        id: Ok(id),
-                    }))?,
-                    None => f(Row::Null(position(i)))?,
-                }
-            }
+            sink.ids(&ids, path, first).map_err(ReadError::Stop)?;
         }
         Holds::Text => {
+            let mut f = |row: Row<'_>| sink.row(row).map_err(ReadError::Stop);
+            let position = |i: usize| Position::Row(path, first + i as u64);
             macro_rules! text_rows {
                 ($rows:expr) => {
                     for (i, text) in $rows.enumerate() {

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use oid_std::ObjectId;
 
 use crate::cli::ReadArgs;
-use crate::columns::{self, Kind, ReadError};
+use crate::columns::{self, Kind, ReadError, RowSink};
 use crate::error::Error;
 use crate::format::InputFormat;
 use crate::progress::{Progress, Unit};
@@ -114,11 +114,15 @@ pub(crate) fn for_each<E: Messages>(
                 None => lines(stdin, None, progress, |item| count(Row::Item(item), err))
                     .map_err(|e| ReadError::Stop(e.stdin())),
                 Some(kind) => {
-                    columns::read_stdin(stdin, kind, column, progress, &mut |row| count(row, err))
+                    columns::read_stdin(stdin, kind, column, progress, &mut |row: Row<'_>| {
+                        count(row, err)
+                    })
                 }
             }
         } else {
-            read_path(path, sources.read, progress, &mut |row| count(row, err))
+            read_path(path, sources.read, progress, &mut |row: Row<'_>| {
+                count(row, err)
+            })
         };
         match result {
             Ok(()) => {}
@@ -156,7 +160,7 @@ fn read_path(
     path: &Path,
     read: &ReadArgs,
     progress: &Progress,
-    f: &mut dyn FnMut(Row<'_>) -> Result<(), Error>,
+    f: &mut dyn RowSink,
 ) -> Result<(), ReadError> {
     let unreadable =
         |e: io::Error| ReadError::Unreadable(format!("cannot read {}: {e}", path.display()));
@@ -181,10 +185,12 @@ fn read_path(
             }),
         None => {
             progress.start(&path.display().to_string(), size, Unit::Bytes);
-            lines(reader, Some(path), progress, |item| f(Row::Item(item))).map_err(|e| match e {
-                LinesError::Read(e) => unreadable(e),
-                LinesError::Stop(e) => ReadError::Stop(e),
-            })
+            lines(reader, Some(path), progress, |item| f.row(Row::Item(item))).map_err(
+                |e| match e {
+                    LinesError::Read(e) => unreadable(e),
+                    LinesError::Stop(e) => ReadError::Stop(e),
+                },
+            )
         }
     }
 }
