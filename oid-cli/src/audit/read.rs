@@ -15,8 +15,10 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use super::args::AuditInput;
 use crate::progress::{Progress, Unit};
 
-/// The read buffer.
-const BUFFER: usize = 1 << 20;
+/// The read buffer: 256 KiB, in the L2 cache while the ids in it are decoded. Hex lines took
+/// 3-5% less CPU time than with 1 MiB (`perf stat -r 20 oid audit` of 10 M ids, 6 runs of each
+/// in turn, loaded machine).
+const BUFFER: usize = 1 << 18;
 
 /// The longest id line read, in bytes.
 const MAX_LINE: usize = 4096;
