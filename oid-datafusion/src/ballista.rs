@@ -13,6 +13,7 @@ use ballista_core::registry::BallistaFunctionRegistry;
 use ballista_core::utils::default_session_builder;
 use datafusion::catalog::Session as _;
 use datafusion::error::Result;
+use datafusion::execution::SessionStateDefaults;
 use datafusion::execution::{SessionState, SessionStateBuilder};
 use datafusion::prelude::{SessionConfig, SessionContext};
 
@@ -25,10 +26,18 @@ pub fn scheduler_session_state(config: SessionConfig) -> Result<SessionState> {
     Ok(state)
 }
 
-/// Ballista's default function registry with oid's functions added: what an executor resolves
-/// the functions of a task's plan in.
+/// Ballista's default function registry with DataFusion's default scalar functions and oid's
+/// added: what an executor resolves the functions of a task's plan in.
+///
+/// Ballista 55's default registry has DataFusion's core scalar functions but not the nested
+/// ones (`array_sort`, `make_array`, ...) that a single-node session and the scheduler have: an
+/// executor with it rejects a task that calls one ("PhysicalExtensionCodec is not provided for
+/// scalar function array_sort"). This registry has them.
 pub fn executor_function_registry() -> Arc<BallistaFunctionRegistry> {
     let mut registry = BallistaFunctionRegistry::default();
+    for f in SessionStateDefaults::default_scalar_functions() {
+        registry.scalar_functions.insert(f.name().to_owned(), f);
+    }
     for f in crate::functions() {
         registry.scalar_functions.insert(f.name().to_owned(), f);
     }

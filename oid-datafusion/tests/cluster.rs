@@ -1,6 +1,7 @@
 //! The same queries on Ballista as on one node: (a) the in-process standalone cluster, (b) a
 //! scheduler and two executors as separate processes on 127.0.0.1 (`oid-ballista`), started and
-//! stopped here. Every query's rows equal single-node DataFusion's.
+//! stopped here. Every query's rows equal single-node DataFusion's; on the three processes,
+//! `oid audit`'s SQL queries also give `oid-audit`'s findings on its fault scenarios.
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![cfg(feature = "ballista")]
@@ -73,12 +74,17 @@ async fn standalone_cluster_equals_single_node() {
     assert_eq!(answers(&ctx).await, want);
 }
 
-/// Kills and reaps its processes when dropped (a failed assertion too).
-struct Processes(Vec<Child>);
+/// A scheduler and two executors (`oid-ballista`) as processes on 127.0.0.1, killed and reaped
+/// when dropped (after a failed assertion or a timeout too).
+struct Cluster {
+    procs: Vec<Child>,
+    /// The scheduler's address for clients (`df://127.0.0.1:PORT`).
+    url: String,
+}
 
-impl Drop for Processes {
+impl Drop for Cluster {
     fn drop(&mut self) {
-        for c in &mut self.0 {
+        for c in &mut self.procs {
             let _ = c.kill();
             let _ = c.wait();
         }
@@ -93,90 +99,135 @@ fn free_port() -> u16 {
         .port()
 }
 
-fn wait_for_port(port: u16, procs: &mut Processes) {
-    for _ in 0..600 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return;
-        }
-        for c in &mut procs.0 {
-            if let Some(status) = c.try_wait().unwrap() {
-                panic!("a cluster process exited early: {status}");
-            }
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    panic!("nothing listens on 127.0.0.1:{port} after 60 s");
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn scheduler_and_two_executor_processes_equal_single_node() {
-    let want = single_node().await;
-    let bin = env!("CARGO_BIN_EXE_oid-ballista");
-    let work = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("oid-datafusion/cluster");
-    let mut procs = Processes(Vec::new());
-    let scheduler_port = free_port();
-    procs.0.push(
-        Command::new(bin)
-            .args([
-                "scheduler",
-                "--bind-host",
-                "127.0.0.1",
-                "--port",
-                &scheduler_port.to_string(),
-            ])
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    wait_for_port(scheduler_port, &mut procs);
-    let mut executor_ports = Vec::new();
-    for n in 0..2 {
-        let (flight, grpc) = (free_port(), free_port());
-        let dir = work.join(format!("executor-{n}"));
-        std::fs::create_dir_all(&dir).unwrap();
-        procs.0.push(
+impl Cluster {
+    /// Starts the three processes (the executors' shuffle files under `cluster/NAME`) and waits
+    /// until each listens. Their standard error is the test's.
+    fn start(name: &str) -> Self {
+        let bin = env!("CARGO_BIN_EXE_oid-ballista");
+        let work = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join("oid-datafusion/cluster")
+            .join(name);
+        let scheduler_port = free_port();
+        let mut cluster = Cluster {
+            procs: Vec::new(),
+            url: format!("df://127.0.0.1:{scheduler_port}"),
+        };
+        cluster.procs.push(
             Command::new(bin)
                 .args([
-                    "executor",
+                    "scheduler",
                     "--bind-host",
                     "127.0.0.1",
-                    "--external-host",
-                    "127.0.0.1",
-                ])
-                .args([
                     "--port",
-                    &flight.to_string(),
-                    "--grpc-port",
-                    &grpc.to_string(),
-                ])
-                .args([
-                    "--scheduler-host",
-                    "127.0.0.1",
-                    "--scheduler-port",
                     &scheduler_port.to_string(),
-                ])
-                .args([
-                    "--concurrent-tasks",
-                    "2",
-                    "--work-dir",
-                    dir.to_str().unwrap(),
                 ])
                 .stdout(Stdio::null())
                 .spawn()
                 .unwrap(),
         );
-        executor_ports.push(flight);
+        cluster.wait_for_port(scheduler_port);
+        let mut executor_ports = Vec::new();
+        for n in 0..2 {
+            let (flight, grpc) = (free_port(), free_port());
+            let dir = work.join(format!("executor-{n}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            cluster.procs.push(
+                Command::new(bin)
+                    .args([
+                        "executor",
+                        "--bind-host",
+                        "127.0.0.1",
+                        "--external-host",
+                        "127.0.0.1",
+                    ])
+                    .args([
+                        "--port",
+                        &flight.to_string(),
+                        "--grpc-port",
+                        &grpc.to_string(),
+                    ])
+                    .args([
+                        "--scheduler-host",
+                        "127.0.0.1",
+                        "--scheduler-port",
+                        &scheduler_port.to_string(),
+                    ])
+                    .args([
+                        "--concurrent-tasks",
+                        "2",
+                        "--work-dir",
+                        dir.to_str().unwrap(),
+                    ])
+                    .stdout(Stdio::null())
+                    .spawn()
+                    .unwrap(),
+            );
+            executor_ports.push(flight);
+        }
+        for port in executor_ports {
+            cluster.wait_for_port(port);
+        }
+        cluster
     }
-    for port in executor_ports {
-        wait_for_port(port, &mut procs);
+
+    fn wait_for_port(&mut self, port: u16) {
+        for _ in 0..600 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return;
+            }
+            for c in &mut self.procs {
+                if let Some(status) = c.try_wait().unwrap() {
+                    panic!("a cluster process exited early: {status}");
+                }
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("nothing listens on 127.0.0.1:{port} after 60 s");
     }
-    let url = format!("df://127.0.0.1:{scheduler_port}");
-    let ctx = oid_datafusion::ballista::remote_context(&url)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn scheduler_and_two_executor_processes_equal_single_node() {
+    let want = single_node().await;
+    let cluster = Cluster::start("queries");
+    let ctx = oid_datafusion::ballista::remote_context(&cluster.url)
         .await
         .unwrap();
     ctx.register_parquet("ids", &data(), ParquetReadOptions::default())
         .await
         .unwrap();
     assert_eq!(answers(&ctx).await, want);
-    drop(procs);
+}
+
+/// `oid audit`'s three queries (`oid_datafusion::audit`) on the same three processes: on every
+/// fault scenario they find what `oid-audit` finds (as on one node, `tests/audit.rs`). Each query
+/// has a deadline (`common::audit::QUERY_TIMEOUT`): a stuck cluster fails the test, and the
+/// processes are killed.
+#[test]
+fn audit_queries_on_scheduler_and_two_executor_processes() {
+    let cluster = Cluster::start("audit");
+    // The client plans and serializes the plans on these threads: the debug build recurses
+    // deeper than a default 2 MiB stack on the shared-random-value query.
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(4)
+        .thread_stack_size(16 << 20)
+        .enable_all()
+        .build()
+        .unwrap();
+    let url = cluster.url.clone();
+    rt.block_on(rt.spawn(async move {
+        let started = std::time::Instant::now();
+        let ctx = oid_datafusion::ballista::remote_context(&url)
+            .await
+            .unwrap();
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join("oid-datafusion/audit/three-processes");
+        common::audit::check_scenarios(&ctx, &dir).await;
+        eprintln!(
+            "the audit queries on three processes: {:?}",
+            started.elapsed()
+        );
+    }))
+    .unwrap();
+    drop(cluster);
 }

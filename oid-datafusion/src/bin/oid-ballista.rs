@@ -68,9 +68,51 @@ enum Role {
     },
 }
 
-#[tokio::main]
-async fn main() -> ExitCode {
+/// The runtime's threads' stack, as Ballista's own scheduler binary sets it (32 MiB). Decoding
+/// a client's logical plan is one recursive call per plan node (`datafusion-proto`'s
+/// `try_into_logical_plan`): about 25 nested nodes of an audit query overflowed tokio's default
+/// 2 MiB in a debug build.
+const THREAD_STACK: usize = 32 << 20;
+
+/// Ballista's warnings and errors (the `log` records of its crates) on standard error: a task
+/// an executor rejects, a job that fails.
+struct StderrLog;
+
+impl log::Log for StderrLog {
+    fn enabled(&self, m: &log::Metadata<'_>) -> bool {
+        m.level() <= log::Level::Warn
+    }
+
+    fn log(&self, r: &log::Record<'_>) {
+        if self.enabled(r.metadata()) {
+            eprintln!("oid-ballista: {}: {}: {}", r.level(), r.target(), r.args());
+        }
+    }
+
+    fn flush(&self) {}
+}
+
+fn main() -> ExitCode {
     let args = Args::parse();
+    // The only logger of the process: setting it cannot fail.
+    if log::set_logger(&StderrLog).is_ok() {
+        log::set_max_level(log::LevelFilter::Warn);
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_stack_size(THREAD_STACK)
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("oid-ballista: error: cannot start the runtime: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    runtime.block_on(run(args))
+}
+
+async fn run(args: Args) -> ExitCode {
     let result = match args.role {
         Role::Scheduler {
             bind_host,

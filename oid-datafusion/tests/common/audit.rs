@@ -98,6 +98,10 @@ pub fn write(path: &Path, ids: impl IntoIterator<Item = (ObjectId, usize)>) -> P
     path.to_owned()
 }
 
+/// How long one audit query may take (a few seconds in the debug build, on one node or a
+/// cluster; the fault scenarios are small).
+pub const QUERY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
+
 /// What the queries find in the Parquet file at `path` (registered as `ids`), sorted.
 pub async fn sql(ctx: &SessionContext, path: &Path) -> Vec<Finding> {
     ctx.deregister_table("ids").unwrap();
@@ -106,13 +110,22 @@ pub async fn sql(ctx: &SessionContext, path: &Path) -> Vec<Finding> {
         .unwrap();
     let mut out = Vec::new();
     for (kind, query) in oid_datafusion::audit::QUERIES {
-        let batches = ctx
-            .sql(query)
-            .await
-            .unwrap_or_else(|e| panic!("{kind}: {e}"))
-            .collect()
-            .await
-            .unwrap_or_else(|e| panic!("{kind}: {e}"));
+        let batches = tokio::time::timeout(QUERY_TIMEOUT, async {
+            ctx.sql(query)
+                .await
+                .unwrap_or_else(|e| panic!("{kind}: {e}"))
+                .collect()
+                .await
+                .unwrap_or_else(|e| panic!("{kind}: {e}"))
+        })
+        .await
+        .unwrap_or_else(|_| {
+            panic!(
+                "{kind} on {}: no answer after {QUERY_TIMEOUT:?} (on a cluster: a stuck job, see \
+                 the processes' standard error)",
+                path.display()
+            )
+        });
         for row in super::format(&batches) {
             out.push((
                 kind.to_owned(),
