@@ -9,7 +9,8 @@
 //! evidence of its own. No row: no finding of that kind.
 //!
 //! On the audit's fault scenarios (`oid-audit`'s `fixtures`) they find the same random values,
-//! seconds, id counts and sources as `oid audit` (`tests/audit.rs`, on one node and on Ballista).
+//! seconds, id counts and sources as `oid audit` (`tests/audit.rs`, on one node and Ballista's
+//! standalone cluster; `tests/cluster.rs`, on a scheduler and two `oid-ballista` executor processes).
 //! The audit's own walk of each value's counters tells more generators apart than the
 //! [`SHARED_RANDOM_VALUES`] query: two generators on one value that never share a second and
 //! never reuse each other's counters (a restart on a fresh counter) are one to the query.

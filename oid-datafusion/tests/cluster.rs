@@ -200,7 +200,8 @@ async fn scheduler_and_two_executor_processes_equal_single_node() {
 }
 
 /// `oid audit`'s three queries (`oid_datafusion::audit`) on the same three processes: on every
-/// fault scenario they find what `oid-audit` finds (as on one node, `tests/audit.rs`). Each query
+/// fault scenario they find what `oid-audit` finds (as on one node, `tests/audit.rs`), over one
+/// file and over the README's view of two shards (a `UNION ALL`). Each query
 /// has a deadline (`common::audit::QUERY_TIMEOUT`): a stuck cluster fails the test, and the
 /// processes are killed.
 #[test]
@@ -227,6 +228,8 @@ fn audit_queries_on_scheduler_and_two_executor_processes() {
             "the audit queries on three processes: {:?}",
             started.elapsed()
         );
+        common::audit::check_sharded_scenarios(&ctx, &dir.join("shards")).await;
+        eprintln!("and over two shards: {:?}", started.elapsed());
     }))
     .unwrap();
     drop(cluster);

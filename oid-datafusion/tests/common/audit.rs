@@ -108,22 +108,26 @@ pub async fn sql(ctx: &SessionContext, path: &Path) -> Vec<Finding> {
     ctx.register_parquet("ids", path.to_str().unwrap(), ParquetReadOptions::default())
         .await
         .unwrap();
+    findings(ctx, &path.display().to_string()).await
+}
+
+/// What the queries find in the table or view `ids` (`what` names it in a message), sorted.
+async fn findings(ctx: &SessionContext, what: &str) -> Vec<Finding> {
     let mut out = Vec::new();
     for (kind, query) in oid_datafusion::audit::QUERIES {
         let batches = tokio::time::timeout(QUERY_TIMEOUT, async {
             ctx.sql(query)
                 .await
-                .unwrap_or_else(|e| panic!("{kind}: {e}"))
+                .unwrap_or_else(|e| panic!("{kind} on {what}: {e}"))
                 .collect()
                 .await
-                .unwrap_or_else(|e| panic!("{kind}: {e}"))
+                .unwrap_or_else(|e| panic!("{kind} on {what}: {e}"))
         })
         .await
         .unwrap_or_else(|_| {
             panic!(
-                "{kind} on {}: no answer after {QUERY_TIMEOUT:?} (on a cluster: a stuck job, see \
-                 the processes' standard error)",
-                path.display()
+                "{kind} on {what}: no answer after {QUERY_TIMEOUT:?} (on a cluster: a stuck job, \
+                 see the processes' standard error)"
             )
         });
         for row in super::format(&batches) {
@@ -139,6 +143,33 @@ pub async fn sql(ctx: &SessionContext, path: &Path) -> Vec<Finding> {
     }
     out.sort();
     out
+}
+
+/// The README's route for a sharded export: every scenario's ids as one Parquet file per source
+/// under `dir` (tables `s0` and `s1`), `ids` the view `SELECT _id, 's0' AS source FROM s0 UNION
+/// ALL SELECT _id, 's1' AS source FROM s1`; the queries over it find what the audit finds.
+pub async fn check_sharded_scenarios(ctx: &SessionContext, dir: &Path) {
+    for s in oid_audit::fixtures::scenarios() {
+        let names = [source_name(0), source_name(1)];
+        for (i, name) in names.iter().enumerate() {
+            let shard = s.ids.iter().copied().filter(|(_, source)| *source == i);
+            let file = write(&dir.join(format!("{}-{name}.parquet", s.name)), shard);
+            ctx.deregister_table(name.as_str()).unwrap();
+            ctx.register_parquet(name, file.to_str().unwrap(), ParquetReadOptions::default())
+                .await
+                .unwrap();
+        }
+        ctx.deregister_table("ids").unwrap();
+        let view = format!(
+            "CREATE VIEW ids AS SELECT _id, '{0}' AS source FROM {0} \
+             UNION ALL SELECT _id, '{1}' AS source FROM {1}",
+            names[0], names[1]
+        );
+        ctx.sql(&view).await.unwrap().collect().await.unwrap();
+        let want = audit(s.ids.iter().copied());
+        let got = findings(ctx, &format!("{} (two shards)", s.name)).await;
+        assert_eq!(got, want, "{} (two shards)", s.name);
+    }
 }
 
 /// Every scenario of `oid_audit::fixtures` written under `dir`: (name, file, the audit's findings).
