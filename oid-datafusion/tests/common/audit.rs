@@ -199,4 +199,7 @@ pub async fn check_scenarios(ctx: &SessionContext, dir: &Path) {
         seen.into_iter().collect::<Vec<_>>(),
         ["duplicate-id", "shared-random-value"]
     );
+    // No ids: no finding (and every stage of the plans over nothing ends).
+    let empty = write(&dir.join("empty.parquet"), []);
+    assert_eq!(sql(ctx, &empty).await, [], "no ids");
 }
