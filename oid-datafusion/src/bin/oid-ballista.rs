@@ -70,8 +70,8 @@ enum Role {
 
 /// The runtime's threads' stack, as Ballista's own scheduler binary sets it (32 MiB). Decoding
 /// a client's logical plan is one recursive call per plan node (`datafusion-proto`'s
-/// `try_into_logical_plan`): about 25 nested nodes of an audit query overflowed tokio's default
-/// 2 MiB in a debug build.
+/// `try_into_logical_plan`): in a debug build, the shared-random-value audit query over the
+/// README's view of two shards overflows tokio's default 2 MiB (`tests/cluster.rs`).
 const THREAD_STACK: usize = 32 << 20;
 
 /// Ballista's warnings and errors (the `log` records of its crates) on standard error: a task
