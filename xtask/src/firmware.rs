@@ -13,30 +13,17 @@
 //! `.text` and `.rodata` read from the ELF section headers.
 //!
 //! QEMU comes from `crate::provision::qemu`, which installs it (or unpacks it under `target/`)
-//! when it is missing.
+//! when it is missing; each run is killed after 30 s (a hang).
 
 mod elf;
-mod qemu;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::Instant;
 
-use xshell::{Shell, cmd};
+use xshell::Shell;
 
-use crate::provision::qemu;
-use crate::util::{Result, Runner, cargo_target_dir, ensure_targets, run};
-use elf::{Sizes, atomic_instructions};
-use qemu::{Run, run_qemu};
-
-/// What a run must end with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Expect {
-    /// Exit status 0 and `selftest: ok`.
-    Pass,
-    /// Exit status 1 after the firmware's trap handler reported an illegal instruction
-    /// (mcause 2): the check that a core without the A extension really traps on an atomic
-    /// instruction, so that the passing runs of the imc build mean something.
-    IllegalInstruction,
-}
+use crate::util::{Result, Runner, cargo, cargo_target_dir, ensure_targets, run};
 
 /// A firmware target and the QEMU machine that runs it.
 struct Machine {
@@ -45,7 +32,11 @@ struct Machine {
     emulator: &'static str,
     /// Its machine and cpu arguments, which also name the run.
     args: &'static str,
-    expect: Expect,
+    /// The exit status the run must end with, and the start of a line it must print: 0 and
+    /// `selftest: ok`, or 1 after the firmware's trap handler reported an illegal instruction
+    /// (mcause 2): the check that a core without the A extension really traps on an atomic
+    /// instruction, so that the passing runs of the imc build mean something.
+    expect: (i32, &'static str),
 }
 
 /// Cortex-M on `qemu-system-arm`: thumbv6m is a real Cortex-M0 (nRF51) without compare-and-swap,
@@ -55,115 +46,82 @@ struct Machine {
 /// core (sifive-e31) and must trap on the core without A, the trap turned into exit status 1.
 #[rustfmt::skip]
 const MACHINES: &[Machine] = &[
-    Machine { target: "thumbv7m-none-eabi", emulator: ARM, args: "-machine lm3s6965evb -cpu cortex-m3", expect: Pass },
-    Machine { target: "thumbv6m-none-eabi", emulator: ARM, args: "-machine microbit", expect: Pass },
-    Machine { target: "thumbv7em-none-eabihf", emulator: ARM, args: "-machine mps2-an386 -cpu cortex-m4", expect: Pass },
-    Machine { target: IMC, emulator: RISCV, args: "-machine sifive_e -cpu lowrisc-ibex", expect: Pass },
-    Machine { target: IMC, emulator: RISCV, args: "-machine sifive_e -cpu rv32,a=off", expect: Pass },
-    Machine { target: IMAC, emulator: RISCV, args: "-machine sifive_e", expect: Pass },
-    Machine { target: IMAC, emulator: RISCV, args: "-machine sifive_e -cpu rv32,a=off", expect: IllegalInstruction },
+    Machine { target: "thumbv7m-none-eabi", emulator: ARM, args: "-machine lm3s6965evb -cpu cortex-m3", expect: PASS },
+    Machine { target: "thumbv6m-none-eabi", emulator: ARM, args: "-machine microbit", expect: PASS },
+    Machine { target: "thumbv7em-none-eabihf", emulator: ARM, args: "-machine mps2-an386 -cpu cortex-m4", expect: PASS },
+    Machine { target: IMC, emulator: RISCV, args: "-machine sifive_e -cpu lowrisc-ibex", expect: PASS },
+    Machine { target: IMC, emulator: RISCV, args: "-machine sifive_e -cpu rv32,a=off", expect: PASS },
+    Machine { target: IMAC, emulator: RISCV, args: "-machine sifive_e", expect: PASS },
+    Machine { target: IMAC, emulator: RISCV, args: "-machine sifive_e -cpu rv32,a=off", expect: (1, "FAIL: trap mcause=0x2 ") },
 ];
 
+const PASS: (i32, &str) = (0, "selftest: ok");
 const IMC: &str = "riscv32imc-unknown-none-elf";
 const IMAC: &str = "riscv32imac-unknown-none-elf";
 const ARM: &str = "qemu-system-arm";
 const RISCV: &str = "qemu-system-riscv32";
-use Expect::{IllegalInstruction, Pass};
 
-const PACKAGE: &str = "oid-embedded-firmware";
 /// The Cargo profile of firmware builds (root Cargo.toml: release, opt-level "s").
 const PROFILE: &str = "firmware";
 /// The goal for generating and hex-formatting ids (flash: text, rodata and the initial values
-/// of data; seeded from a hardware RNG)
-/// on the smallest cores: a Cortex-M0 and an rv32imc core (ESP32-C3 class).
+/// of data; seeded from a hardware RNG) on the smallest cores: a Cortex-M0 and an rv32imc core
+/// (ESP32-C3 class).
 const BUDGET: i64 = 2048;
 /// The targets held to [`BUDGET`].
-const BUDGETED: &[&str] = &["thumbv6m-none-eabi", "riscv32imc-unknown-none-elf"];
+const BUDGETED: &[&str] = &["thumbv6m-none-eabi", IMC];
 /// The targets `cargo xtask size` measures.
-const SIZE_TARGETS: &[&str] = &[
-    "thumbv6m-none-eabi",
-    "thumbv7em-none-eabihf",
-    "riscv32imc-unknown-none-elf",
+const SIZE_TARGETS: &[&str] = &["thumbv6m-none-eabi", "thumbv7em-none-eabihf", IMC];
+/// A firmware run that takes longer than this (seconds) has hung (a lost interrupt, a trap with
+/// no handler): it is killed and fails. Normal runs take well under a second.
+const RUN_TIMEOUT: u32 = 30;
+
+/// oid-embedded built alone (the no_std guard; defmt checked for thumbv6m and thumbv7em): each
+/// target with these features. riscv32imc has no atomic instructions at all: read-modify-writes
+/// go through the critical section.
+#[rustfmt::skip]
+const LIBRARY_BUILDS: &[(&str, &str)] = &[
+    ("thumbv6m-none-eabi", "critical-section"), ("thumbv6m-none-eabi", "critical-section,defmt"),
+    ("thumbv7m-none-eabi", ""), ("thumbv7em-none-eabihf", ""), ("thumbv7em-none-eabihf", "defmt"),
+    ("thumbv7em-none-eabihf", "critical-section"), (IMC, "critical-section"), (IMAC, ""),
+    (IMAC, "critical-section"), ("thumbv7em-none-eabihf", "critical-section,embassy-time"),
+    (IMC, "critical-section,embassy-time"),
 ];
 
-/// The steps `cargo xtask ci` runs: oid-embedded built alone for each thumb target (the
-/// no_std guard; defmt checked for thumbv7em), the self-tests under QEMU, and the size report.
+/// The steps `cargo xtask ci` runs: oid-embedded built alone for each target, the self-tests
+/// under QEMU, and the size report.
 pub(crate) fn ci_steps(r: &mut Runner) {
-    for (target, features) in [
-        ("thumbv6m-none-eabi", "critical-section"),
-        ("thumbv6m-none-eabi", "critical-section,defmt"),
-        ("thumbv7m-none-eabi", ""),
-        ("thumbv7em-none-eabihf", ""),
-        ("thumbv7em-none-eabihf", "defmt"),
-        ("thumbv7em-none-eabihf", "critical-section"),
-        // No atomic instructions at all: read-modify-writes through the critical section.
-        ("riscv32imc-unknown-none-elf", "critical-section"),
-        ("riscv32imac-unknown-none-elf", ""),
-        ("riscv32imac-unknown-none-elf", "critical-section"),
-        ("thumbv7em-none-eabihf", "critical-section,embassy-time"),
-        (
-            "riscv32imc-unknown-none-elf",
-            "critical-section,embassy-time",
-        ),
-    ] {
-        let label = if features.is_empty() {
-            "(none)"
-        } else {
-            features
-        };
-        r.step(
-            &format!("oid-embedded for {target}, features {label}"),
-            |sh| {
-                ensure_targets(sh, &[target])?;
-                run(cmd!(
-                    sh,
-                    "cargo build -p oid-embedded --lib --target {target} --no-default-features --features={features}"
-                ))
-            },
-        );
-    }
-    for m in MACHINES {
-        let what = match m.expect {
-            Expect::Pass => "firmware self-test",
-            Expect::IllegalInstruction => "firmware traps on atomics without A",
-        };
-        let name = format!("{what} on {} ({})", m.target, m.args);
-        r.cmd("firmware").step(&name, |sh| {
-            let elf = build(sh, m.target, "selftest", "")?;
-            if m.emulator == RISCV {
-                check_atomic_instructions(m.target, &elf)?;
-            }
-            let run = run_qemu(qemu(sh, m.emulator)?, m, &elf)?;
-            check_run(m, &run)
+    for &(target, features) in LIBRARY_BUILDS {
+        let label = if features.is_empty() { "(none)" } else { features };
+        r.step(&format!("oid-embedded for {target}, features {label}"), |sh| {
+            ensure_targets(sh, &[target])?;
+            let build = cargo(sh, "build -p oid-embedded --lib --no-default-features --target");
+            run(build.arg(target).arg(format!("--features={features}")))
         });
     }
-    r.cmd("size")
-        .step("firmware: flash cost of ids", size_report);
+    for m in MACHINES {
+        let what = if m.expect == PASS { "self-test" } else { "trap on atomics (no A)" };
+        r.cmd("firmware").step(&format!("firmware {what} on {} ({})", m.target, m.args), |sh| {
+            let elf = build(sh, m.target, "selftest", "")?;
+            if m.emulator == RISCV {
+                check_atomic_instructions(m.target, &std::fs::read(&elf)?)?;
+            }
+            let (status, out) = run_qemu(sh, m, &elf)?;
+            let (code, line) = m.expect;
+            if status == Some(code) && out.lines().any(|l| l.trim().starts_with(line)) {
+                return Ok(());
+            }
+            let got = describe(status);
+            Err(format!("expected exit status {code} and a line `{line}`, got {got}").into())
+        });
+    }
+    r.cmd("size").step("firmware: flash cost of ids", size_report);
 }
 
-/// Whether a self-test run ended as `m` expects.
-fn check_run(m: &Machine, run: &Run) -> Result {
-    let said = |text: &str| run.stdout.lines().any(|l| l.trim() == text);
-    match (m.expect, run.status) {
-        (Expect::Pass, Some(0)) if said("selftest: ok") => Ok(()),
-        (Expect::Pass, Some(0)) => Err("the firmware exited 0 but did not print `selftest: ok`"
-            .to_owned()
-            .into()),
-        (Expect::IllegalInstruction, Some(1))
-            if run
-                .stdout
-                .lines()
-                .any(|l| l.starts_with("FAIL: trap mcause=0x2 ")) =>
-        {
-            Ok(())
-        }
-        (Expect::IllegalInstruction, _) => Err(format!(
-            "expected an illegal-instruction trap and exit status 1, got {}",
-            run.describe()
-        )
-        .into()),
-        (Expect::Pass, _) => Err(format!("{} on {}: {}", m.target, m.args, run.describe()).into()),
-    }
+/// How a QEMU run ended.
+fn describe(status: Option<i32>) -> String {
+    status.map_or(format!("no exit within {RUN_TIMEOUT} s (killed)"), |code| {
+        format!("exit status {code}")
+    })
 }
 
 /// The `size` probe's variants: cargo features and what they add.
@@ -174,61 +132,49 @@ const VARIANTS: &[(&str, &str)] = &[
 ];
 
 fn size_report(sh: &Shell) -> Result {
-    let mut table = format!(
-        "{:<28} {:<38} {:>7} {:>7} {:>6} {:>6} {:>6}\n",
-        "target", "variant", "text", "rodata", "data", "flash", "bss"
-    );
+    let row = |a: &str, b: &str, c: [String; 5]| {
+        format!("{a:<28} {b:<38} {:>7} {:>7} {:>6} {:>6} {:>6}\n", c[0], c[1], c[2], c[3], c[4])
+    };
+    let mut table =
+        row("target", "variant", ["text", "rodata", "data", "flash", "bss"].map(String::from));
     let mut over_budget = Vec::new();
     for target in SIZE_TARGETS {
         let m = MACHINES
             .iter()
-            .find(|m| m.target == *target && m.expect == Expect::Pass)
+            .find(|m| m.target == *target && m.expect == PASS)
             .ok_or(format!("no machine runs {target}"))?;
         let mut baseline = None;
         for &(features, label) in VARIANTS {
             let elf = build(sh, m.target, "size", features)?;
-            let sizes = Sizes::of(&elf)?;
+            let sizes = elf::section_sizes(&std::fs::read(&elf)?)
+                .map_err(|e| format!("{}: {e}", elf.display()))?;
             // The probe must really work: it prints the id it made (or the constant); the time
             // is set to 1_700_000_000 = 0x6553f100.
-            let run = run_qemu(qemu(sh, m.emulator)?, m, &elf)?;
-            let line = run.stdout.lines().next().unwrap_or("").trim();
+            let (status, out) = run_qemu(sh, m, &elf)?;
+            let line = out.lines().next().unwrap_or("").trim();
+            let id = line.len() == 24 && line.bytes().all(|b| b.is_ascii_hexdigit());
             let valid = if features.is_empty() {
                 line == "0".repeat(24)
             } else {
-                line.len() == 24
-                    && line.starts_with("6553f100")
-                    && line.bytes().all(|b| b.is_ascii_hexdigit())
+                id && line.starts_with("6553f100")
             };
-            if run.status != Some(0) || !valid {
-                let what = format!("size probe {} [{features}]", m.target);
-                return Err(
-                    format!("{what} printed {line:?}, not an id: {}", run.describe()).into(),
-                );
+            if status != Some(0) || !valid {
+                let (what, got) =
+                    (format!("size probe {} [{features}]", m.target), describe(status));
+                return Err(format!("{what} printed {line:?}, not an id: {got}").into());
             }
             // The baseline's sizes, then each variant's difference from it (signed).
-            let shown = baseline.map_or(sizes, |base| sizes.minus(&base));
-            let flash = shown.flash();
-            table += &format!("{:<28} {label:<38}", m.target);
-            for (v, w) in [shown.text, shown.rodata, shown.data, flash, shown.bss]
-                .iter()
-                .zip([7, 7, 6, 6, 6])
-            {
-                table += &if baseline.is_some() {
-                    format!(" {v:>+w$}")
-                } else {
-                    format!(" {v:>w$}")
-                };
-            }
-            table.push('\n');
+            let shown = baseline
+                .map_or(sizes, |base: [i64; 5]| std::array::from_fn(|i| sizes[i] - base[i]));
+            let n = |v: i64| if baseline.is_some() { format!("{v:+}") } else { v.to_string() };
+            table += &row(m.target, label, shown.map(n));
             if baseline.is_some()
                 && BUDGETED.contains(&m.target)
                 && features == "ids"
-                && flash > BUDGET
+                && shown[3] > BUDGET
             {
-                over_budget.push(format!(
-                    "{}: {flash} bytes of flash, over the {BUDGET}-byte goal",
-                    m.target
-                ));
+                over_budget
+                    .push(format!("{}: {} bytes of flash, over {BUDGET}", m.target, shown[3]));
             }
             baseline.get_or_insert(sizes);
         }
@@ -237,43 +183,57 @@ fn size_report(sh: &Shell) -> Result {
         "\nflash cost of generating and hex-formatting ids (profile `{PROFILE}`: opt-level \"s\", LTO;\n\
          bytes; flash = text + rodata + data; rows below a baseline are differences from it)\n{table}"
     );
-    if over_budget.is_empty() {
-        Ok(())
-    } else {
-        Err(over_budget.join("; ").into())
-    }
+    crate::util::all_passed(&over_budget)
 }
 
 /// Builds one firmware binary and returns the ELF's path.
 fn build(sh: &Shell, target: &str, bin: &str, features: &str) -> Result<PathBuf> {
     ensure_targets(sh, &[target])?;
-    run(cmd!(
-        sh,
-        "cargo build -p {PACKAGE} --bin {bin} --target {target} --profile {PROFILE} --no-default-features --features={features}"
-    ))?;
+    let build =
+        cargo(sh, "build -p oid-embedded-firmware --no-default-features --profile firmware");
+    run(build.args(["--bin", bin, "--target", target, &format!("--features={features}")]))?;
     Ok(cargo_target_dir().join(target).join(PROFILE).join(bin))
 }
+
+/// Runs `elf` on `m` under QEMU, killed at [`RUN_TIMEOUT`] by coreutils' `timeout`; prints and
+/// returns what it printed and how it ended (the exit code; `None` if it was killed at the
+/// timeout or by a signal).
+fn run_qemu(sh: &Shell, m: &Machine, elf: &std::path::Path) -> Result<(Option<i32>, String)> {
+    crate::provision::install(sh, crate::provision::Kit::Qemu)?;
+    let qemu = crate::provision::unpacked(m.emulator);
+    let mut c = Command::new("timeout");
+    c.arg(RUN_TIMEOUT.to_string()).arg(qemu.get_program()).args(m.args.split(' '));
+    c.envs(qemu.get_envs().filter_map(|(key, value)| Some((key, value?))));
+    c.args(["-nographic", "-semihosting-config", "enable=on,target=native", "-kernel"]).arg(elf);
+    let (start, output) = (Instant::now(), c.stdin(Stdio::null()).output()?);
+    // `timeout` exits 124 when it killed the run (the firmware itself exits 0 or 1).
+    let status = output.status.code().filter(|&code| code != 124);
+    let out = String::from_utf8_lossy(&output.stdout).into_owned();
+    print!("{out}");
+    // QEMU's lm3s6965evb prints this harmless line; anything else is shown.
+    let err = String::from_utf8_lossy(&output.stderr);
+    err.lines()
+        .filter(|l| !l.contains("Timer with period zero"))
+        .for_each(|l| eprintln!("qemu: {l}"));
+    let (ms, got) = (start.elapsed().as_millis(), describe(status));
+    eprintln!("{} on {}: {got} after {ms} ms", m.target, m.args);
+    Ok((status, out))
+}
+
 /// Fails if a firmware built for riscv32imc contains an atomic instruction; for riscv32imac,
 /// checks that the scan finds the ones it has (so that finding none means something).
-fn check_atomic_instructions(target: &str, elf: &Path) -> Result {
-    let bytes = std::fs::read(elf).map_err(|e| format!("{}: {e}", elf.display()))?;
-    let found = atomic_instructions(&bytes)?;
-    match target {
-        "riscv32imc-unknown-none-elf" if !found.is_empty() => Err(format!(
-            "{} atomic instruction(s) in a build for a core without them, first at {:#x}",
-            found.len(),
-            found[0]
-        )
-        .into()),
-        "riscv32imac-unknown-none-elf" if found.is_empty() => Err(
-            "no atomic instruction found in the imac build: the instruction scan is broken".into(),
-        ),
-        _ => {
-            eprintln!(
-                "{target}: {} atomic instructions in the firmware",
-                found.len()
-            );
-            Ok(())
+fn check_atomic_instructions(target: &str, elf: &[u8]) -> Result {
+    let found = elf::atomic_instructions(elf)?;
+    eprintln!("{target}: {} atomic instructions in the firmware", found.len());
+    match found.first() {
+        Some(first) if target == IMC => {
+            Err(format!("an atomic instruction in a build for a core without them, at {first:#x}")
+                .into())
         }
+        None if target == IMAC => {
+            Err("no atomic instruction found in the imac build: the instruction scan is broken"
+                .into())
+        }
+        _ => Ok(()),
     }
 }

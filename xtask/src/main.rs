@@ -7,7 +7,6 @@ mod columns;
 mod datafusion;
 mod docsrs;
 mod firmware;
-mod msrv;
 mod nostd;
 mod postgres;
 mod provision;
@@ -23,20 +22,14 @@ mod web;
 
 use std::process::ExitCode;
 
-use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser};
 
 /// Project automation for the oid workspace. Every command installs what it needs on a fresh
 /// machine (rustup targets and toolchains, QEMU, Chromium, the Python/npm peers, cargo-fuzz,
 /// cargo-hack, cargo-deny, PostgreSQL); `provision` installs all of it up front.
 #[derive(Debug, Parser)]
 #[command(name = "cargo xtask", bin_name = "cargo xtask")]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Debug, Subcommand)]
-enum Command {
+enum Cli {
     /// The whole CI, about 55 minutes on 2 cores: fmt, clippy, tests, rustdoc, the release
     /// check, msrv, no_std builds, the web page, firmware under QEMU and the verification
     /// steps. Prints its steps first; a failed step does not stop the others. The quick check
@@ -134,23 +127,21 @@ enum Command {
 
 fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
-    let result = match Cli::from_arg_matches(&matches).map(|cli| cli.command) {
+    let result = match Cli::from_arg_matches(&matches) {
         Err(e) => e.exit(),
-        Ok(Command::Ci) => ci::ci(None),
-        Ok(Command::Provision { installs_only }) => provision::provision(installs_only),
-        Ok(Command::Web) => web::web(),
-        Ok(Command::Fuzz { secs }) => verify::fuzz(secs),
-        Ok(Command::Sql { args }) if !args.is_empty() => postgres::sql_bench(&args),
+        Ok(Cli::Ci) => ci::ci(None),
+        Ok(Cli::Provision { installs_only }) => provision::provision(installs_only),
+        Ok(Cli::Web) => web::web(),
+        Ok(Cli::Fuzz { secs }) => verify::fuzz(secs),
+        Ok(Cli::Sql { args }) if !args.is_empty() => postgres::sql_bench(&args),
         // Every other command runs its steps of `ci` (`ci.rs` marks them with `Runner::cmd`).
         Ok(_) => ci::ci(matches.subcommand_name()),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("xtask: {e}");
-            ExitCode::FAILURE
-        }
+    if let Err(e) = result {
+        eprintln!("xtask: {e}");
+        return ExitCode::FAILURE;
     }
+    ExitCode::SUCCESS
 }
 
 #[cfg(test)]
@@ -166,11 +157,8 @@ mod tests {
 
     #[test]
     fn help_and_unknown_arguments_never_reach_a_command() {
-        for args in [
-            &["xtask", "ci", "--help"][..],
-            &["xtask", "miri", "-h"],
-            &["xtask", "--help"],
-        ] {
+        for args in [&["xtask", "ci", "--help"][..], &["xtask", "miri", "-h"], &["xtask", "--help"]]
+        {
             let e = Cli::try_parse_from(args).unwrap_err();
             assert_eq!(e.kind(), clap::error::ErrorKind::DisplayHelp, "{args:?}");
             assert_eq!(e.exit_code(), 0);
@@ -190,17 +178,11 @@ mod tests {
             .find_subcommand_mut("ci")
             .map(|c| c.render_help().to_string())
             .unwrap_or_default();
-        assert!(
-            help.contains(&format!("about {} minutes", ci::ROUGH_MINUTES)),
-            "{help}"
-        );
+        assert!(help.contains(&format!("about {} minutes", ci::ROUGH_MINUTES)), "{help}");
+        assert!(matches!(Cli::try_parse_from(["xtask", "fuzz", "30"]), Ok(Cli::Fuzz { secs: 30 })));
         assert!(matches!(
-            Cli::try_parse_from(["xtask", "fuzz", "30"]).map(|c| c.command),
-            Ok(Command::Fuzz { secs: 30 })
-        ));
-        assert!(matches!(
-            Cli::try_parse_from(["xtask", "sql", "bench", "--", "--quick"]).map(|c| c.command),
-            Ok(Command::Sql { args }) if args == ["bench", "--", "--quick"]
+            Cli::try_parse_from(["xtask", "sql", "bench", "--", "--quick"]),
+            Ok(Cli::Sql { args }) if args == ["bench", "--", "--quick"]
         ));
     }
 }

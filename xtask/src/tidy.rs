@@ -1,74 +1,52 @@
 //! Repository conventions, checked by `cargo test -p xtask` (so `cargo xtask ci` enforces them),
 //! in the manner of rust-analyzer's `tidy`. Each check is a function over plain inputs, with a
-//! test feeding it a bad input, so that a check that cannot fail would be noticed.
+//! test feeding it a bad input, so that a check that cannot fail would be noticed, and a test
+//! running it over the repository.
 
-mod docs;
-
+use std::collections::BTreeSet;
 use std::fs;
-use std::path::Path;
+
+use pulldown_cmark::{BrokenLink, CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 
 use crate::util::{project_root, repo_files};
 
 /// The published crates and oid-datafusion (published from its own workspace): each has a
 /// README with an MSRV line, a changelog and the registry metadata.
 fn crates() -> Vec<&'static str> {
-    crate::release::PUBLISHED
-        .iter()
-        .copied()
-        .chain(["oid-datafusion"])
-        .collect()
-}
-
-/// The files the issue-number rule reads: code, manifests, CI scripts and docs.
-fn is_checked_text(path: &str) -> bool {
-    let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
-    let texts = [
-        "rs", "toml", "md", "sh", "py", "js", "mjs", "html", "yml", "yaml",
-    ];
-    texts.contains(&ext) || path == ".ci/run"
+    crate::release::PUBLISHED.iter().copied().chain(["oid-datafusion"]).collect()
 }
 
 /// The lines of `text` that name a tracker issue ("issue 13", "Issue #8", "issues 12 and 13"):
 /// code, manifests, docs and CI step names say what a thing does, not which ticket asked for it.
 fn issue_numbers(text: &str) -> Vec<(usize, &str)> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, line)| {
-            let lower = line.to_ascii_lowercase();
-            lower.match_indices("issue").any(|(at, _)| {
-                let rest = lower[at + 5..].trim_start_matches('s');
-                let rest = rest.strip_prefix(' ').unwrap_or(rest);
-                let rest = rest.strip_prefix('#').unwrap_or(rest);
-                rest.starts_with(|c: char| c.is_ascii_digit())
-            })
+    let names_one = |line: &str| {
+        let lower = line.to_ascii_lowercase();
+        lower.match_indices("issue").any(|(at, _)| {
+            let rest = lower[at + 5..].trim_start_matches('s');
+            let rest = rest.strip_prefix(' ').unwrap_or(rest);
+            rest.strip_prefix('#').unwrap_or(rest).starts_with(|c: char| c.is_ascii_digit())
         })
-        .map(|(i, line)| (i + 1, line.trim()))
-        .collect()
-}
-
-/// The version of a README's MSRV section: the first `Rust X.Y` after a `## MSRV` heading.
-fn readme_msrv(readme: &str) -> Option<&str> {
-    let section = &readme[readme.find("## MSRV")?..];
-    let at = section.find("Rust ")?;
-    let version = &section[at + 5..];
-    let end = version
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(version.len());
-    Some(version[..end].trim_end_matches('.'))
+    };
+    let lines = text.lines().enumerate().filter(|(_, line)| names_one(line));
+    lines.map(|(i, line)| (i + 1, line.trim())).collect()
 }
 
 /// A crate's own `rust-version = "X.Y"` line, when it does not inherit the workspace's (a crate
 /// whose dependencies need a newer Rust, as oid-arrow's arrow-rs does).
 pub(crate) fn own_rust_version(manifest: &str) -> Option<&str> {
-    manifest
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("rust-version = \""))
-        .map(|v| v.trim_end_matches('"'))
+    let line = manifest.lines().find_map(|l| l.trim().strip_prefix("rust-version = \""));
+    line.map(|v| v.trim_end_matches('"'))
 }
 
-/// What is wrong with a README's MSRV line given the workspace's `rust-version`, if anything.
+/// What is wrong with a README's MSRV section (the first `Rust X.Y` after a `## MSRV` heading)
+/// given the crate's `rust-version`, if anything.
 fn msrv_problem(readme: &str, rust_version: &str) -> Option<String> {
-    match readme_msrv(readme) {
+    let version =
+        readme.split_once("## MSRV").and_then(|(_, s)| s.split_once("Rust ")).map(|(_, v)| {
+            let end = v.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(v.len());
+            v[..end].trim_end_matches('.')
+        });
+    match version {
         None => Some("no `## MSRV` section with a `Rust X.Y` line".to_owned()),
         Some(v) if v != rust_version => {
             Some(format!("says Rust {v}, but rust-version is {rust_version}"))
@@ -80,102 +58,58 @@ fn msrv_problem(readme: &str, rust_version: &str) -> Option<String> {
 /// Whether a fenced code block's info string makes rustdoc treat it as Rust (and so hide its
 /// `# ` lines): no language, `rust`, or only rustdoc's attributes (`no_run`, `ignore`, ...).
 fn is_rust_block(info: &str) -> bool {
-    info.split(',').map(str::trim).all(|word| {
-        word.is_empty()
-            || word == "rust"
-            || [
-                "no_run",
-                "ignore",
-                "should_panic",
-                "compile_fail",
-                "test_harness",
-                "standalone_crate",
-            ]
-            .contains(&word)
-            || word.starts_with("edition")
-    })
+    let attrs = "rust no_run ignore should_panic compile_fail test_harness standalone_crate";
+    info.split(',')
+        .map(str::trim)
+        .all(|w| w.is_empty() || attrs.split(' ').any(|a| a == w) || w.starts_with("edition"))
 }
 
 /// What GitHub and the registry would show wrongly in a README: rustdoc's hidden lines (`# ` in a
 /// Rust block) show as raw text there, and intra-doc links (`[`ObjectId`]` without a URL or a
-/// `[label]: url` definition) as literal brackets. One message per line.
+/// `[label]: url` definition, or a link to a Rust path) as literal brackets or dead links.
 fn readme_problems(readme: &str) -> Vec<String> {
-    let defined: Vec<&str> = readme
-        .lines()
-        .filter_map(|l| l.trim_start().strip_prefix('[')?.split_once("]:"))
-        .map(|(label, _)| label)
-        .collect();
-    let mut problems = Vec::new();
-    let mut fence: Option<bool> = None; // Some(is_rust) inside a code block
-    for (n, line) in readme.lines().enumerate() {
-        let n = n + 1;
-        let trimmed = line.trim_start();
-        if let Some(info) = trimmed.strip_prefix("```") {
-            fence = match fence {
-                Some(_) => None,
-                None => Some(is_rust_block(info)),
-            };
-            continue;
+    // (offset, problem); a task list box (`[x]`) and a footnote (`[^1]`) are not links.
+    let mut unresolved = Vec::new();
+    let broken = |link: BrokenLink<'_>| {
+        let label = link.reference;
+        if !(&*label == "x" || label.starts_with('^')) {
+            unresolved.push((link.span.start, format!("unresolved link [{label}]")));
         }
-        match fence {
-            Some(true) => {
-                if trimmed == "#" || trimmed.starts_with("# ") {
-                    problems.push(format!("line {n}: hidden doctest line `{}`", line.trim()));
-                }
+        None
+    };
+    let (mut problems, mut in_rust) = (Vec::new(), false);
+    for (event, range) in
+        Parser::new_with_broken_link_callback(readme, Options::empty(), Some(broken))
+            .into_offset_iter()
+    {
+        match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
+                in_rust = is_rust_block(&info)
             }
-            Some(false) => {}
-            None => {
-                for label in unresolved_links(line, &defined) {
-                    problems.push(format!("line {n}: unresolved link [{label}]"));
-                }
-            }
-        }
-    }
-    problems
-}
-
-/// The `[label]`s of a Markdown line (outside code spans) that are neither inline links
-/// (`[label](url)`, `[label][ref]`), nor definitions, nor defined in `defined`.
-fn unresolved_links<'a>(line: &'a str, defined: &[&str]) -> Vec<&'a str> {
-    let bytes = line.as_bytes();
-    let mut out = Vec::new();
-    let mut in_code = false;
-    let mut open = None;
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'`' => {
-                // A code span inside brackets (`[`ObjectId`]`) is part of the label.
-                in_code = !in_code;
-                if open.is_none() {
-                    continue;
-                }
-            }
-            b'[' if !in_code => open = Some(i),
-            b']' if !in_code => {
-                let Some(start) = open.take() else { continue };
-                let label = &line[start + 1..i];
-                let rest = &line[i + 1..];
-                // `[label](target)`: a link unless the target is a Rust path (`Error::kind`).
-                let inline = rest
-                    .strip_prefix('(')
-                    .map(|t| t.split(')').next().unwrap_or(t));
-                let is_link = match inline {
-                    Some(target) => target.contains("://") || !target.contains("::"),
-                    None => {
-                        rest.starts_with('[')
-                            || (rest.starts_with(':') && line[..start].trim().is_empty())
+            Event::End(TagEnd::CodeBlock) => in_rust = false,
+            Event::Text(text) if in_rust => {
+                let mut at = range.start;
+                for line in text.split_inclusive('\n') {
+                    if line.trim_end() == "#" || line.starts_with("# ") {
+                        problems.push((at, format!("hidden doctest line `{}`", line.trim_end())));
                     }
-                };
-                let skip =
-                    label.is_empty() || label == " " || label == "x" || label.starts_with('^');
-                if !is_link && !skip && !defined.contains(&label) {
-                    out.push(label);
+                    at += line.len();
                 }
+            }
+            Event::Start(Tag::Link { dest_url: url, .. })
+                if url.contains("::") && !url.contains("://") =>
+            {
+                problems.push((range.start, format!("link to the Rust path {url}")));
             }
             _ => {}
         }
     }
-    out
+    problems.extend(unresolved);
+    problems.sort();
+    problems
+        .iter()
+        .map(|(at, p)| format!("line {}: {p}", readme[..*at].matches('\n').count() + 1))
+        .collect()
 }
 
 /// The manifest lines every published crate has: workspace metadata and registry metadata.
@@ -189,10 +123,8 @@ const MANIFEST_KEYS: &[&str] = &[
     "keywords = ",
     "categories = ",
     "[package.metadata.docs.rs]",
+    "[lints]\nworkspace = true",
 ];
-
-/// How a library uses its README as crate docs.
-const README_DOCS: &str = "#![doc = include_str!(\"../README.md\")]";
 
 /// What a published crate's README, changelog and manifest lack.
 fn crate_problems(krate: &str, readme: &str, changelog: &str, manifest: &str) -> Vec<String> {
@@ -205,100 +137,251 @@ fn crate_problems(krate: &str, readme: &str, changelog: &str, manifest: &str) ->
             problems.push(format!("{krate}/CHANGELOG.md needs an `{heading}` section"));
         }
     }
-    for key in MANIFEST_KEYS {
-        if !manifest.contains(key) {
-            problems.push(format!("{krate}/Cargo.toml must have `{key}`"));
-        }
+    for key in MANIFEST_KEYS.iter().filter(|key| !manifest.contains(*key)) {
+        problems.push(format!("{krate}/Cargo.toml must have `{key}`"));
     }
     if !manifest.contains("rust-version.workspace = true") && own_rust_version(manifest).is_none() {
         problems.push(format!(
-            "{krate}/Cargo.toml must have `rust-version.workspace = true` or its own `rust-version`"
-        ));
-    }
-    if !manifest.contains("[lints]\nworkspace = true") {
-        problems.push(format!(
-            "{krate}/Cargo.toml must inherit the workspace [lints]"
+            "{krate}/Cargo.toml must have `rust-version.workspace = true` or its own"
         ));
     }
     problems
 }
 
-/// The attributes of `wanted` that are not a line of `lib`.
-fn missing_attrs<'a>(lib: &str, wanted: &[&'a str]) -> Vec<&'a str> {
-    wanted
-        .iter()
-        .copied()
-        .filter(|a| !lib.lines().any(|l| l.trim() == *a))
-        .collect()
+/// What a library's `lib.rs` lacks: its README as crate docs (so README examples are doc tests),
+/// and, for the crates that forbid it, `#![forbid(unsafe_code)]`.
+fn lib_problems(krate: &str, lib: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    // oid-bson includes it under `cfg_attr` (its examples need a bson feature).
+    if !lib.contains("doc = include_str!(\"../README.md\")") {
+        problems.push(format!("{krate}/src/lib.rs does not use its README as crate docs"));
+    }
+    if krate == "oid-core" && !lib.lines().any(|l| l.trim() == "#![forbid(unsafe_code)]") {
+        problems.push(format!("{krate}/src/lib.rs lacks #![forbid(unsafe_code)]"));
+    }
+    problems
 }
 
 /// The last command of a shell script (its last line that is neither blank nor a comment).
 fn last_command(script: &str) -> Option<&str> {
-    script
-        .lines()
-        .map(str::trim)
-        .rev()
-        .find(|l| !l.is_empty() && !l.starts_with('#'))
+    script.lines().map(str::trim).rfind(|l| !l.is_empty() && !l.starts_with('#'))
 }
 
-/// The most a committed file may weigh: sources and docs are far smaller, so a larger one is
-/// build output or generated data committed by mistake (Cargo.lock files aside).
-const MAX_FILE_BYTES: u64 = 1 << 20;
-
-/// The files of `files` (path, size in bytes) larger than [`MAX_FILE_BYTES`], Cargo.lock aside.
+/// The files of `files` (path, size in bytes) larger than 1 MiB, Cargo.lock aside: sources and
+/// docs are far smaller, so a larger one is build output or generated data committed by mistake.
 fn oversized(files: &[(String, u64)]) -> Vec<String> {
-    files
-        .iter()
-        .filter(|(path, size)| {
-            *size > MAX_FILE_BYTES && path.rsplit('/').next() != Some("Cargo.lock")
-        })
-        .map(|(path, size)| format!("{path}: {size} bytes"))
-        .collect()
+    let big = files.iter().filter(|(path, size)| *size > 1 << 20 && !path.ends_with("Cargo.lock"));
+    big.map(|(path, size)| format!("{path}: {size} bytes")).collect()
 }
 
 /// Whether the first `rust,ignore` block of `readme` is, word for word, part of `source` (a
 /// README example compiled elsewhere).
 fn readme_block_in(readme: &str, source: &str) -> bool {
-    let block: Vec<&str> = readme
-        .lines()
-        .skip_while(|l| l.trim() != "```rust,ignore")
-        .skip(1)
-        .take_while(|l| l.trim() != "```")
-        .collect();
+    let block = readme.lines().skip_while(|l| l.trim() != "```rust,ignore").skip(1);
+    let block: Vec<&str> = block.take_while(|l| l.trim() != "```").collect();
     !block.is_empty() && source.contains(&block.join("\n"))
+}
+
+/// Every file of the repository ([`repo_files`]) and every folder above one, as `/`-separated
+/// paths relative to the root.
+fn repo_entries() -> BTreeSet<String> {
+    let files = repo_files().unwrap_or_default();
+    let entries = files.iter().flat_map(|f| {
+        std::path::Path::new(f).ancestors().map(|a| a.to_string_lossy().into_owned())
+    });
+    entries.filter(|a| !a.is_empty()).collect()
+}
+
+/// The backticked words of a Markdown line.
+fn code_spans(line: &str) -> impl Iterator<Item = &str> {
+    line.split('`').skip(1).step_by(2)
+}
+
+/// Whether a backticked word is a repository path: a file name with a known extension, or a
+/// `/`-separated path; `<name>` and `*` stand for any name. URLs, Rust paths, absolute paths
+/// (`/dev/…`) and build output (`target/…`) are not checked.
+fn is_repo_path(word: &str) -> bool {
+    let extensions = "rs md toml lock txt json yml yaml html js mjs sh py stderr css";
+    let ext = word.rsplit_once('.').map_or("", |(_, e)| e);
+    word.chars().all(|c| c.is_ascii_alphanumeric() || "_-./*<>".contains(c))
+        && word.chars().any(|c| c.is_ascii_alphabetic())
+        && !word.starts_with('/')
+        && !word.starts_with("target/")
+        && (word.contains('/') || extensions.split(' ').any(|e| e == ext))
+}
+
+/// Whether `name` matches `pattern`, where one `*` or `<anything>` stands for any characters.
+fn wildcard(pattern: &str, name: &str) -> bool {
+    let Some((open, close)) = pattern.find(['*', '<']).zip(pattern.rfind(['*', '>'])) else {
+        return pattern == name;
+    };
+    let (head, tail) = (&pattern[..open], &pattern[close + 1..]);
+    name.len() >= head.len() + tail.len() && name.starts_with(head) && name.ends_with(tail)
+}
+
+/// Whether some entry matches `path` segment by segment (a trailing `/` means a folder).
+fn exists(path: &str, entries: &BTreeSet<String>) -> bool {
+    let want: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    entries
+        .iter()
+        .map(|e| e.split('/').collect::<Vec<_>>())
+        .any(|have| have.len() == want.len() && want.iter().zip(&have).all(|(w, h)| wildcard(w, h)))
+}
+
+/// The top-level folders a line names (as words), the crates a row or section is about.
+fn folders_named<'a>(text: &'a str, entries: &BTreeSet<String>) -> Vec<&'a str> {
+    let words = text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'));
+    words.filter(|w| !w.is_empty() && entries.contains(*w)).collect()
+}
+
+/// The paths ARCHITECTURE.md names that do not exist, one message per path. A path is looked
+/// up from the root, then from the folder (and its `src/`) of the crate it is written under:
+/// the crates a table row's first cell names, else those of the nearest heading above.
+fn architecture_problems(text: &str, entries: &BTreeSet<String>) -> Vec<String> {
+    let (mut problems, mut section, mut in_fence) = (Vec::new(), Vec::new(), false);
+    for (n, line) in text.lines().enumerate().map(|(n, l)| (n + 1, l.trim_start())) {
+        in_fence ^= line.starts_with("```");
+        if in_fence || line.starts_with("```") {
+            continue;
+        }
+        if line.starts_with('#') {
+            section = folders_named(line, entries);
+        }
+        let row = line
+            .strip_prefix('|')
+            .map(|row| folders_named(row.split('|').next().unwrap_or(""), entries));
+        let context = row.filter(|named| !named.is_empty()).unwrap_or_else(|| section.clone());
+        for path in code_spans(line).filter(|w| is_repo_path(w)) {
+            let under =
+                |c: &&str| ["", "/src"].iter().any(|s| exists(&format!("{c}{s}/{path}"), entries));
+            if !exists(path, entries) && !context.iter().any(under) {
+                let under =
+                    if context.is_empty() { "the root".to_owned() } else { context.join(", ") };
+                problems.push(format!("line {n}: `{path}` does not exist (looked under {under})"));
+            }
+        }
+    }
+    problems
+}
+
+/// The commands the command table of xtask/README.md lists: the first word of each backticked
+/// span in the first cell of the table's rows (the rows that start with a backticked word).
+fn readme_commands(readme: &str) -> Vec<&str> {
+    let rows =
+        readme.lines().filter_map(|l| l.trim().strip_prefix("| ").filter(|r| r.starts_with('`')));
+    let spans = rows.flat_map(|row| code_spans(row.split('|').next().unwrap_or("")));
+    spans.filter_map(|s| s.split_whitespace().next()).collect()
+}
+
+/// How xtask/README.md's command table differs from the commands `(name, about)` clap knows.
+fn command_table_problems(readme: &str, commands: &[(String, String)]) -> Vec<String> {
+    let listed = readme_commands(readme);
+    let mut problems = Vec::new();
+    for (name, about) in commands.iter().filter(|(name, _)| !listed.contains(&name.as_str())) {
+        let about = about.split(". ").next().unwrap_or(about).trim_end_matches('.');
+        problems.push(format!(
+            "`{name}` is missing: add the row `| `{name}` | {about} |` to the table"
+        ));
+    }
+    let mut seen = BTreeSet::new();
+    for name in listed {
+        if !commands.iter().any(|(c, _)| c == name) {
+            problems.push(format!(
+                "`{name}` is not an xtask command (`cargo xtask --help`): remove it"
+            ));
+        } else if !seen.insert(name) {
+            problems.push(format!("`{name}` is listed twice"));
+        }
+    }
+    problems
+}
+
+/// The most lines a published crate's README (its front page and crate docs) may have.
+const README_MAX_LINES: usize = 150;
+
+/// What keeps a changelog's first release from being one "Added" list. Before the first release
+/// everything is new: the 0.1.0 section (the `[Unreleased]` one where there is no 0.1.0 yet)
+/// holds a `### Added` heading and list items only, and while 0.1.0 is undated
+/// (`YYYY-MM-DD`) the `[Unreleased]` section is empty.
+fn changelog_problems(changelog: &str) -> Vec<String> {
+    let has = |heading: &str| changelog.lines().find(|l| l.starts_with(heading));
+    let (name, heading, undated) = match (has("## [0.1.0]"), has("## [Unreleased]")) {
+        (Some(heading), _) => ("0.1.0", "## [0.1.0]", heading.contains("YYYY-MM-DD")),
+        (None, Some(_)) => ("[Unreleased]", "## [Unreleased]", false),
+        (None, None) => return vec!["no `## [0.1.0]` or `## [Unreleased]` section".to_owned()],
+    };
+    let (mut problems, mut section, mut added, mut headed) = (Vec::new(), "", 0, false);
+    for (n, line) in changelog.lines().enumerate().map(|(n, l)| (n + 1, l)) {
+        if line.starts_with("## ") || (line.starts_with('[') && line.contains("]: ")) {
+            section = line; // a section, or the link definitions at the end
+            continue;
+        }
+        let problem = if line.trim().is_empty() {
+            continue;
+        } else if undated && section.starts_with("## [Unreleased]") {
+            section = "";
+            "[Unreleased] has entries while 0.1.0 is unreleased: move them into 0.1.0's `### Added` list".to_owned()
+        } else if !section.starts_with(heading) {
+            continue;
+        } else if line == "### Added" {
+            (headed, added) = (true, added + 1);
+            if added == 1 {
+                continue;
+            }
+            "a second `### Added`: one list".to_owned()
+        } else if line.starts_with('#') {
+            headed = true;
+            format!("`{line}` in {name}: before the first release everything is Added")
+        } else if !headed {
+            format!("text before {name}'s `### Added` list: make it an item")
+        } else if !(line.starts_with("- ") || line.starts_with(' ')) {
+            format!("not a list item in {name}'s `### Added` list")
+        } else {
+            continue;
+        };
+        problems.push(format!("line {n}: {problem}"));
+    }
+    if added == 0 {
+        problems.push(format!("{name} has no `### Added` list"));
+    }
+    problems
 }
 
 #[cfg(test)]
 mod tests {
+    use clap::CommandFactory;
+
     use super::*;
 
-    fn read(path: &Path) -> String {
-        fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
+    /// A repository file's text (`rel` relative to the root).
+    fn read(rel: &str) -> String {
+        fs::read_to_string(project_root().join(rel))
+            .unwrap_or_else(|e| panic!("reading {rel}: {e}"))
+    }
+
+    /// Fails with `problems`, one per line, after `why`.
+    fn assert_none(problems: &[String], why: &str) {
+        assert!(problems.is_empty(), "{why}:\n{}", problems.join("\n"));
     }
 
     #[test]
     fn no_issue_numbers_in_code_manifests_docs_or_ci() {
-        let root = project_root();
         let files = repo_files().unwrap();
         assert!(files.len() > 60, "found only {} files", files.len());
+        let texts = ["rs", "toml", "md", "sh", "py", "js", "mjs", "html", "yml", "yaml"];
+        let checked = |f: &&String| {
+            let ext = f.rsplit_once('.').map_or("", |(_, e)| e);
+            (texts.contains(&ext) || *f == ".ci/run")
+                // The changelogs record history; this file holds the rule's own test inputs.
+                && !f.ends_with("CHANGELOG.md")
+                && *f != "xtask/src/tidy.rs"
+        };
         let mut found = Vec::new();
-        for rel in files.iter().filter(|f| is_checked_text(f)) {
-            // The changelogs record history; this file holds the rule's own test inputs.
-            if rel.ends_with("CHANGELOG.md") || rel == "xtask/src/tidy.rs" {
-                continue;
-            }
-            let Ok(text) = fs::read_to_string(root.join(rel)) else {
-                continue;
-            };
-            for (n, line) in issue_numbers(&text) {
-                found.push(format!("{rel}:{n}: {line}"));
-            }
+        for rel in files.iter().filter(checked) {
+            let text = fs::read_to_string(project_root().join(rel)).unwrap_or_default();
+            found.extend(issue_numbers(&text).iter().map(|(n, line)| format!("{rel}:{n}: {line}")));
         }
-        assert!(
-            found.is_empty(),
-            "say what it does, not which issue asked for it:\n{}",
-            found.join("\n")
-        );
+        assert_none(&found, "say what it does, not which issue asked for it");
     }
 
     #[test]
@@ -319,23 +402,12 @@ mod tests {
 
     #[test]
     fn no_tracked_file_over_one_mib() {
-        let root = project_root();
-        let files: Vec<(String, u64)> = repo_files()
-            .unwrap()
-            .into_iter()
-            .map(|f| {
-                let size = fs::metadata(root.join(&f)).map_or(0, |m| m.len());
-                (f, size)
-            })
-            .collect();
+        let files = repo_files().unwrap();
         assert!(files.len() > 60, "found only {} files", files.len());
-        let big = oversized(&files);
-        assert!(
-            big.is_empty(),
-            "files over 1 MiB are build output or generated data: remove them from git \
-             (and ignore them):\n{}",
-            big.join("\n")
-        );
+        let size = |f: &String| fs::metadata(project_root().join(f)).map_or(0, |m| m.len());
+        let files: Vec<(String, u64)> = files.iter().map(|f| (f.clone(), size(f))).collect();
+        let why = "files over 1 MiB are build output or generated data: remove them from git (and ignore them)";
+        assert_none(&oversized(&files), why);
     }
 
     #[test]
@@ -347,37 +419,26 @@ mod tests {
             ("oid-web/pkg/oid_web_bg.wasm".to_owned(), (1 << 20) + 1),
             ("exactly.bin".to_owned(), 1 << 20),
         ];
-        assert_eq!(
-            oversized(&files),
-            ["oid-web/pkg/oid_web_bg.wasm: 1048577 bytes"]
-        );
+        assert_eq!(oversized(&files), ["oid-web/pkg/oid_web_bg.wasm: 1048577 bytes"]);
     }
 
     #[test]
     fn every_readme_msrv_line_equals_rust_version() {
-        let root = project_root();
         let workspace = crate::util::rust_version().unwrap();
-        let readmes = repo_files().unwrap();
         let mut problems = Vec::new();
-        for readme in readmes
-            .iter()
-            .filter(|r| r.ends_with("README.md"))
-            .map(|r| root.join(r))
-        {
-            let text = read(&readme);
-            let krate = readme.parent().unwrap_or(&root);
-            let published = crates().iter().any(|c| krate == root.join(c));
-            if !published && !text.contains("## MSRV") {
+        for readme in repo_files().unwrap().iter().filter(|r| r.ends_with("README.md")) {
+            let (text, dir) =
+                (read(readme), readme.trim_end_matches("README.md").trim_end_matches('/'));
+            if !crates().contains(&dir) && !text.contains("## MSRV") {
                 continue;
             }
             // A crate's own `rust-version = "..."` (newer than the workspace's), else the workspace's.
-            let manifest = fs::read_to_string(krate.join("Cargo.toml")).unwrap_or_default();
-            if let Some(p) = msrv_problem(&text, own_rust_version(&manifest).unwrap_or(&workspace))
-            {
-                problems.push(format!("{}: {p}", readme.display()));
-            }
+            let manifest =
+                fs::read_to_string(project_root().join(dir).join("Cargo.toml")).unwrap_or_default();
+            let rust_version = own_rust_version(&manifest).unwrap_or(&workspace);
+            problems.extend(msrv_problem(&text, rust_version).map(|p| format!("{readme}: {p}")));
         }
-        assert!(problems.is_empty(), "{problems:?}");
+        assert_none(&problems, "README MSRV lines");
     }
 
     #[test]
@@ -386,30 +447,29 @@ mod tests {
         assert_eq!(msrv_problem(good, "1.85"), None);
         assert!(msrv_problem(good, "1.86").is_some());
         assert!(msrv_problem("# x\n\nRust 1.85\n", "1.85").is_some());
-        assert_eq!(readme_msrv("## MSRV\n\nRust 1.85.\n"), Some("1.85"));
+        assert_eq!(msrv_problem("## MSRV\n\nRust 1.85.\n", "1.85"), None);
     }
 
     #[test]
-    fn every_crate_has_readme_changelog_and_workspace_metadata() {
-        let root = project_root();
+    fn every_crate_has_readme_changelog_metadata_licences_and_crate_docs() {
         let mut problems = Vec::new();
         for krate in crates() {
-            let dir = root.join(krate);
-            problems.extend(crate_problems(
-                krate,
-                &read(&dir.join("README.md")),
-                &read(&dir.join("CHANGELOG.md")),
-                &read(&dir.join("Cargo.toml")),
-            ));
+            let [readme, changelog, manifest] =
+                ["README.md", "CHANGELOG.md", "Cargo.toml"].map(|f| read(&format!("{krate}/{f}")));
+            problems.extend(crate_problems(krate, &readme, &changelog, &manifest));
             for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
-                if fs::read(dir.join(licence)).ok() != fs::read(root.join(licence)).ok() {
-                    problems.push(format!(
-                        "{krate}/{licence} must be the root's (a symlink to it)"
-                    ));
+                if fs::read(project_root().join(krate).join(licence)).ok()
+                    != fs::read(project_root().join(licence)).ok()
+                {
+                    problems
+                        .push(format!("{krate}/{licence} must be the root's (a symlink to it)"));
                 }
             }
+            if krate != "oid-cli" {
+                problems.extend(lib_problems(krate, &read(&format!("{krate}/src/lib.rs"))));
+            }
         }
-        assert!(problems.is_empty(), "{problems:#?}");
+        assert_none(&problems, "published crates");
     }
 
     #[test]
@@ -418,53 +478,46 @@ mod tests {
         let changelog = "# Changelog\n\n## [Unreleased]\n\n## [0.1.0] - YYYY-MM-DD\n";
         let manifest = "[package]\nversion.workspace = true\n";
         let problems = crate_problems("oid-x", readme, changelog, manifest);
-        assert!(
-            problems.iter().any(|p| p.contains("repository.workspace")),
-            "{problems:?}"
-        );
-        assert!(
-            problems.iter().any(|p| p.contains("[lints]")),
-            "{problems:?}"
-        );
-        assert!(
-            problems.iter().all(|p| !p.contains("README")),
-            "{problems:?}"
-        );
+        assert!(problems.iter().any(|p| p.contains("repository.workspace")), "{problems:?}");
+        assert!(problems.iter().any(|p| p.contains("[lints]")), "{problems:?}");
+        assert!(problems.iter().all(|p| !p.contains("README")), "{problems:?}");
         let problems = crate_problems("oid-y", readme, "# Changelog\n", manifest);
         assert!(problems.iter().any(|p| p.contains("README.md must start")));
         assert!(problems.iter().any(|p| p.contains("[Unreleased]")));
         assert!(problems.iter().any(|p| p.contains("[0.1.0]")));
         let full: String = MANIFEST_KEYS.iter().map(|k| format!("{k}\n")).collect();
-        let full = format!("{full}[lints]\nworkspace = true\n");
         let problems = crate_problems("oid-x", readme, changelog, &full);
-        assert!(
-            problems.iter().any(|p| p.contains("rust-version")),
-            "{problems:?}"
-        );
+        assert!(problems.iter().any(|p| p.contains("rust-version")), "{problems:?}");
         let inherited = format!("{full}rust-version.workspace = true\n");
         assert!(crate_problems("oid-x", readme, changelog, &inherited).is_empty());
         let own = format!("{full}rust-version = \"1.88\"\n");
         assert!(crate_problems("oid-x", readme, changelog, &own).is_empty());
         assert_eq!(own_rust_version(&own), Some("1.88"));
         assert_eq!(own_rust_version(&inherited), None);
+        // The library roots.
+        let docs = "#![doc = include_str!(\"../README.md\")]\n";
+        assert!(lib_problems("oid-std", docs).is_empty());
+        assert_eq!(lib_problems("oid-std", "//! docs\n").len(), 1);
+        assert_eq!(
+            lib_problems("oid-core", &format!("{docs}// #![forbid(unsafe_code)]\n")).len(),
+            1
+        );
+        assert!(lib_problems("oid-core", &format!("{docs}#![forbid(unsafe_code)]\n")).is_empty());
     }
 
     #[test]
     fn readmes_show_no_hidden_lines_or_bare_intra_doc_links() {
-        let root = project_root();
         let mut problems = Vec::new();
-        for dir in crates().iter().map(|k| root.join(k)).chain([root.clone()]) {
-            let readme = dir.join("README.md");
-            for p in readme_problems(&read(&readme)) {
-                problems.push(format!("{}: {p}", readme.display()));
-            }
+        for readme in
+            crates().iter().map(|k| format!("{k}/README.md")).chain(["README.md".to_owned()])
+        {
+            problems.extend(
+                readme_problems(&read(&readme)).into_iter().map(|p| format!("{readme}: {p}")),
+            );
         }
-        assert!(
-            problems.is_empty(),
-            "READMEs are read on GitHub and the registry, where rustdoc's hidden lines and \
-             intra-doc links show raw; write complete examples and links with a URL:\n{}",
-            problems.join("\n")
-        );
+        let why = "READMEs are read on GitHub and the registry, where rustdoc's hidden lines and \
+                   intra-doc links show raw; write complete examples and links with a URL";
+        assert_none(&problems, why);
     }
 
     #[test]
@@ -478,90 +531,196 @@ mod tests {
                 "line 6: hidden doctest line `# use oid_core::ObjectId;`",
                 "line 8: hidden doctest line `#`",
                 "line 10: unresolved link [`Clock`]",
-                "line 10: unresolved link [`kind()`]",
+                "line 10: link to the Rust path Error::kind",
             ]
         );
-        let good = "# oid\n\nSee [`ObjectId`](https://docs.rs/x), [parse][p], [`Hex`] and `&[u8]`.\n\n[p]: https://docs.rs/p\n[`Hex`]: https://docs.rs/h\n\n```rust,no_run\n#[derive(Debug)]\nstruct A;\n```\n\n```toml\n# a TOML comment\n[dependencies]\n```\n\n```sh\n# a shell comment\n```\n- [ ] todo\n";
+        let good = "# oid\n\nSee [`ObjectId`](https://docs.rs/x), [parse][p], [`Hex`] and `&[u8]`.\n\n[p]: https://docs.rs/p\n[`Hex`]: https://docs.rs/h\n\n```rust,no_run\n#[derive(Debug)]\nstruct A;\n```\n\n```toml\n# a TOML comment\n[dependencies]\n```\n\n```sh\n# a shell comment\n```\n- [ ] todo\n- [x] done[^1]\n";
         assert_eq!(readme_problems(good), Vec::<String>::new());
         assert!(is_rust_block("") && is_rust_block("rust,no_run") && is_rust_block("ignore"));
         assert!(!is_rust_block("toml") && !is_rust_block("text") && !is_rust_block("sh"));
     }
 
     #[test]
-    fn library_crates_use_their_readme_as_crate_docs() {
-        let root = project_root();
-        let mut problems = Vec::new();
-        for krate in crates().into_iter().filter(|k| *k != "oid-cli") {
-            let lib = read(&root.join(krate).join("src/lib.rs"));
-            // oid-bson includes it under `cfg_attr` (its examples need a bson feature).
-            if !lib.contains(README_DOCS) && !lib.contains("doc = include_str!(\"../README.md\")") {
-                problems.push(format!(
-                    "{krate}/src/lib.rs does not use its README as crate docs"
-                ));
-            }
-        }
-        let core = read(&root.join("oid-core/src/lib.rs"));
-        for attr in missing_attrs(&core, &["#![no_std]", "#![forbid(unsafe_code)]"]) {
-            problems.push(format!("oid-core/src/lib.rs lacks {attr}"));
-        }
-        assert!(problems.is_empty(), "{problems:?}");
-    }
-
-    #[test]
-    fn the_attribute_check_fails_on_a_missing_attribute() {
-        let lib = "//! docs\n#![no_std]\n// #![forbid(unsafe_code)]\n";
-        assert_eq!(
-            missing_attrs(lib, &["#![no_std]", "#![forbid(unsafe_code)]", README_DOCS]),
-            ["#![forbid(unsafe_code)]", README_DOCS]
-        );
-    }
-
-    #[test]
     fn ci_script_runs_the_readme_test_command() {
-        let root = project_root();
-        let readme = read(&root.join("README.md"));
-        assert!(
-            readme.contains("cargo xtask ci"),
-            "README must name the test command"
-        );
+        assert!(read("README.md").contains("cargo xtask ci"), "README must name the test command");
+        let script = read(".ci/run");
         assert_eq!(
-            last_command(&read(&root.join(".ci/run"))),
+            last_command(&script),
             Some("cargo xtask ci"),
             ".ci/run must end by running the README's test command"
         );
-    }
-
-    #[test]
-    fn the_ci_script_check_reads_the_last_command() {
-        assert_eq!(
-            last_command("#!/bin/sh\nset -e\ncargo test\n# done\n\n"),
-            Some("cargo test")
-        );
+        assert_eq!(last_command("#!/bin/sh\nset -e\ncargo test\n# done\n\n"), Some("cargo test"));
         assert_eq!(last_command("# only a comment\n"), None);
     }
 
     #[test]
     fn oid_bson_readme_shows_the_compiled_driver_example() {
-        let root = project_root();
-        let readme = read(&root.join("oid-bson/README.md"));
-        let source = read(&root.join("oid-bson/driver-example/src/main.rs"));
+        let (readme, source) =
+            (read("oid-bson/README.md"), read("oid-bson/driver-example/src/main.rs"));
         assert!(
             readme_block_in(&readme, &source),
             "oid-bson/README.md's `rust,ignore` block must be, word for word, part of \
              oid-bson/driver-example/src/main.rs (which the driver step compiles)"
         );
-    }
-
-    #[test]
-    fn the_driver_example_check_fails_on_a_difference() {
         let source = "//! docs\n// README begin\nuse a;\nfn f() {}\n// README end\nfn main() {}\n";
         let readme = "# x\n\n```rust,ignore\nuse a;\nfn f() {}\n```\n";
         assert!(readme_block_in(readme, source));
         assert!(!readme_block_in(&readme.replace("fn f", "fn g"), source));
-        assert!(!readme_block_in(
-            &readme.replace("use a;\n", "use a;\nuse b;\n"),
-            source
-        ));
+        assert!(!readme_block_in(&readme.replace("use a;\n", "use a;\nuse b;\n"), source));
         assert!(!readme_block_in("# x\n", source));
+    }
+
+    #[test]
+    fn architecture_names_only_paths_that_exist() {
+        let entries = repo_entries();
+        assert!(entries.contains("xtask/src/tidy.rs"), "{entries:?}");
+        let why = "ARCHITECTURE.md names paths that do not exist (write them from the root, or from \
+                   the folder or `src/` of the crate the row or section is about)";
+        assert_none(&architecture_problems(&read("ARCHITECTURE.md"), &entries), why);
+    }
+
+    #[test]
+    fn the_architecture_check_fails_on_a_missing_path() {
+        let entries: BTreeSet<String> = [
+            "oid-core",
+            "oid-core/src",
+            "oid-core/src/id.rs",
+            "oid-core/src/external",
+            "oid-core/src/external/serde_support.rs",
+            "oid-core/src/process",
+            "oid-core/src/process/block.rs",
+            "oid-core/tests",
+            "oid-std",
+            "oid-std/src",
+            "oid-std/src/sys.rs",
+            "xtask",
+            "xtask/README.md",
+            "deny.toml",
+        ]
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+        let text = "# Architecture\n\n\
+            ```text\n`gone.rs` in a diagram is not read\n```\n\
+            | crate | files (under `<crate>/src/`) |\n|---|---|\n\
+            | **oid-core** | `id.rs`, `external/<crate>_support.rs`, `tests/`, `process/block.rs`, `process/gone.rs`, `sys.rs`, `oid_core::Generator`, `/dev/vmclock0`, `target/web/`, `1.5/2` |\n\
+            | **oid-std** | `sys.rs`, `id.rs` |\n\n\
+            `deny.toml`, `xtask/README.md`, `xtask/tidy.rs`, `https://x.y/z.rs`.\n\n\
+            ## oid-std\n\n`sys.rs` and `src/sys.rs`, `lib.rs`.\n";
+        assert_eq!(
+            architecture_problems(text, &entries),
+            [
+                "line 8: `process/gone.rs` does not exist (looked under oid-core)",
+                "line 8: `sys.rs` does not exist (looked under oid-core)",
+                "line 9: `id.rs` does not exist (looked under oid-std)",
+                "line 11: `xtask/tidy.rs` does not exist (looked under the root)",
+                "line 15: `lib.rs` does not exist (looked under oid-std)",
+            ]
+        );
+        assert!(wildcard("<crate>_support.rs", "serde_support.rs"));
+        assert!(is_repo_path("src/*.rs") && !is_repo_path("process/{block, gone}.rs"));
+        assert!(!wildcard("<crate>_support.rs", "serde.rs"));
+    }
+
+    #[test]
+    fn xtask_readme_lists_every_command() {
+        let commands: Vec<(String, String)> = crate::Cli::command()
+            .get_subcommands()
+            .map(|c| {
+                (
+                    c.get_name().to_owned(),
+                    c.get_about().map(ToString::to_string).unwrap_or_default(),
+                )
+            })
+            .collect();
+        assert!(commands.len() > 15, "{commands:?}");
+        let why =
+            "xtask/README.md's command table must list exactly the commands of xtask/src/main.rs";
+        assert_none(&command_table_problems(&read("xtask/README.md"), &commands), why);
+    }
+
+    #[test]
+    fn the_command_table_check_fails_on_a_missing_or_unknown_command() {
+        let commands = [
+            ("ci".to_owned(), "The whole CI. Prints its steps first".to_owned()),
+            ("fuzz".to_owned(), "Build the fuzz targets.".to_owned()),
+            ("web-test".to_owned(), "The page's test".to_owned()),
+        ];
+        let readme = "# xtask\n\n| command | what it does |\n|---|---|\n\
+            | `ci` | everything, `fuzz` too |\n| `fuzz [SECS]`, `launch` | fuzz |\n\n\
+            A `web-test` mentioned in a line.\n";
+        assert_eq!(readme_commands(readme), ["ci", "fuzz", "launch"]);
+        assert_eq!(
+            command_table_problems(readme, &commands),
+            [
+                "`web-test` is missing: add the row `| `web-test` | The page's test |` to the table",
+                "`launch` is not an xtask command (`cargo xtask --help`): remove it",
+            ]
+        );
+        let twice = "| command | x |\n|---|---|\n| `ci`, `fuzz`, `web-test` | a |\n| `ci` | b |\n";
+        assert_eq!(command_table_problems(twice, &commands), ["`ci` is listed twice"]);
+    }
+
+    #[test]
+    fn published_readmes_are_short() {
+        let too_long = |readme: &str| readme.lines().count() > README_MAX_LINES;
+        let long = crates().into_iter().filter(|k| too_long(&read(&format!("{k}/README.md"))));
+        let problems: Vec<String> = long.map(|k| format!("{k}/README.md")).collect();
+        let why = format!(
+            "a published crate's README is its front page and crate docs (what it is, which type to \
+             hold, a first example, features, links), at most {README_MAX_LINES} lines: move the rest to docs/"
+        );
+        assert_none(&problems, &why);
+        assert!(
+            too_long(&"# x\n".repeat(README_MAX_LINES + 1))
+                && !too_long(&"# x\n".repeat(README_MAX_LINES))
+        );
+    }
+
+    #[test]
+    fn every_changelog_first_release_is_one_added_list() {
+        let changelogs: Vec<String> =
+            repo_files().unwrap().into_iter().filter(|f| f.ends_with("CHANGELOG.md")).collect();
+        assert!(changelogs.len() >= crates().len(), "found only {} changelogs", changelogs.len());
+        let problems = changelogs.iter().flat_map(|f| {
+            changelog_problems(&read(f)).into_iter().map(move |p| format!("{f}: {p}"))
+        });
+        let why = "nothing is released yet: each changelog's first release is one `### Added` list of \
+                   what it has (no Changed/Fixed/Removed, no [Unreleased] entries)";
+        assert_none(&problems.collect::<Vec<_>>(), why);
+    }
+
+    #[test]
+    fn the_changelog_check_fails_on_other_headings_or_unreleased_entries() {
+        let good = "# Changelog\n\nIntro.\n\n## [Unreleased]\n\n## [0.1.0] - YYYY-MM-DD\n\n\
+            ### Added\n- one\n  continued\n\n- two\n\n[Unreleased]: https://x\n[0.1.0]: https://y\n";
+        assert_eq!(changelog_problems(good), Vec::<String>::new());
+        let unpublished = "# Changelog\n\n## [Unreleased]\n\n### Added\n- one\n";
+        assert_eq!(changelog_problems(unpublished), Vec::<String>::new());
+        let bad = "# Changelog\n\n## [Unreleased]\n\n### Changed\n- a\n\n\
+            ## [0.1.0] - YYYY-MM-DD\n\nThe first release.\n\n### Added\n- one\n\n### Fixed\n- two\n\
+            Loose text.\n\n### Added\n- three\n";
+        assert_eq!(
+            changelog_problems(bad),
+            [
+                "line 5: [Unreleased] has entries while 0.1.0 is unreleased: move them into \
+                 0.1.0's `### Added` list",
+                "line 10: text before 0.1.0's `### Added` list: make it an item",
+                "line 15: `### Fixed` in 0.1.0: before the first release everything is Added",
+                "line 17: not a list item in 0.1.0's `### Added` list",
+                "line 19: a second `### Added`: one list",
+            ]
+        );
+        assert_eq!(
+            changelog_problems("# Changelog\n\n## [Unreleased]\n\n### Changed\n- a\n"),
+            [
+                "line 5: `### Changed` in [Unreleased]: before the first release everything is Added",
+                "[Unreleased] has no `### Added` list",
+            ]
+        );
+        assert_eq!(
+            changelog_problems("# Changelog\n"),
+            ["no `## [0.1.0]` or `## [Unreleased]` section"]
+        );
     }
 }

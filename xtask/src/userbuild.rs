@@ -21,181 +21,120 @@
 //! (`build.build-dir`) is the workspace's: the dependencies the update did not move are not built
 //! again. `loom-consumer`'s `RUSTFLAGS` would rebuild all of them: it has a folder of its own.
 
-use std::path::Path;
+use std::path::PathBuf;
 
-use xshell::{Shell, cmd};
+use xshell::{PushDir, PushEnv, Shell, cmd};
 
 use crate::release::PUBLISHED;
-use crate::util::{Result, cargo_target_dir, project_root, repo_files, run};
+use crate::util::{Result, cargo, cargo_target_dir, project_root, repo_files, run};
 
 /// Crates released together whose leader asks for its companions with a caret requirement only:
 /// the `minimal` step sets the companions to the leader's version.
-const LOCKSTEP: &[(&str, &[&str])] = &[(
-    "async-graphql",
-    &[
-        "async-graphql-derive",
-        "async-graphql-parser",
-        "async-graphql-value",
-    ],
-)];
+const LOCKSTEP: &[(&str, &[&str])] =
+    &[("async-graphql", &["async-graphql-derive", "async-graphql-parser", "async-graphql-value"])];
 
 /// The newest compatible release of every dependency, on the newest stable toolchain (installed
 /// if missing), every member tested with all its features.
 pub(crate) fn newest_step(sh: &Shell) -> Result {
     crate::provision::install(sh, crate::provision::Kit::Stable)?;
-    let base = cargo_target_dir().join("userbuild");
-    let copy = base.join("newest");
-    scratch_copy(&copy)?;
-    let _dir = sh.push_dir(&copy);
-    // The same compiler and profile as the workspace's own test step: its build directory
-    // (`build.build-dir`, stable since Cargo 1.91) keeps every dependency the update did not move,
-    // so only the moved ones and their dependents are built again (on a fresh 2-core machine the
-    // step took 1,001 s with a folder of its own). The final artifacts (the `oid` binary, …) go to
-    // a target folder of their own, so the workspace's `target/debug/oid` stays its own build.
-    let _build = sh.push_env("CARGO_BUILD_BUILD_DIR", cargo_target_dir());
-    let _target = sh.push_env("CARGO_TARGET_DIR", base.join("newest-target"));
+    let _copy = scratch_copy(sh, "newest")?;
     // A user's `cargo update` on a toolchain newer than our rust-version gets the newest releases
     // whatever their own rust-version says.
     // cargo prints each package it moves (`Updating serde v1.0.200 -> v1.0.229`).
-    run(cmd!(sh, "cargo +stable update").env("CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS", "allow"))?;
+    run(cargo(sh, "+stable update").env("CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS", "allow"))?;
     // xtask is no user's crate, and its tidy tests read the repository, which the copy is not.
-    run(cmd!(
-        sh,
-        "cargo +stable test --workspace --exclude xtask --all-features --locked --no-fail-fast"
-    ))
+    let test = "+stable test --workspace --exclude xtask --all-features --locked --no-fail-fast";
+    run(cargo(sh, test))
 }
 
 /// The published crates with their direct dependencies at the declared minimums (nightly's
 /// `-Z direct-minimal-versions`, nightly installed if missing), checked with all features.
 pub(crate) fn minimal_step(sh: &Shell) -> Result {
     crate::provision::install(sh, crate::provision::Kit::Nightly)?;
-    let base = cargo_target_dir().join("userbuild");
-    let copy = base.join("minimal");
-    scratch_copy(&copy)?;
+    let (copy, _dir, _env) = scratch_copy(sh, "minimal")?;
     // Only the published crates ([`PUBLISHED`]; oid-audit, a path dependency of oid-cli, is a
     // member either way), without dev-dependencies: the test crates and dev-dependencies have
     // minimums of their own that no user resolves (and that conflict with the libraries':
     // bson-tests needs bson 2.15, oid-bson declares 2.3).
-    let root = copy.join("Cargo.toml");
-    let manifest = std::fs::read_to_string(&root)?;
-    std::fs::write(&root, published_workspace(&manifest)?)?;
-    for krate in PUBLISHED {
-        let path = copy.join(krate).join("Cargo.toml");
-        let manifest = std::fs::read_to_string(&path)?;
-        std::fs::write(&path, without_dev_dependencies(&manifest))?;
+    for manifest in
+        PUBLISHED.iter().map(|k| copy.join(k)).chain([copy.clone()]).map(|d| d.join("Cargo.toml"))
+    {
+        std::fs::write(&manifest, published_only(&std::fs::read_to_string(&manifest)?)?)?;
     }
-    let _dir = sh.push_dir(&copy);
     // Nightly only resolves (`-Z direct-minimal-versions`); the check runs on the pinned toolchain
-    // with the all-features clippy step's settings (`RUSTC_BOOTSTRAP=1`, which nightly had too),
-    // in the workspace's build directory: every dependency the minimums did not move is checked
-    // already (nightly in a folder of its own checked all of them again: 462 s cold).
-    let _build = sh.push_env("CARGO_BUILD_BUILD_DIR", cargo_target_dir());
-    let _target = sh.push_env("CARGO_TARGET_DIR", base.join("minimal-target"));
-    run(cmd!(sh, "cargo +nightly update -Z direct-minimal-versions"))?;
+    // with the all-features clippy step's settings (`RUSTC_BOOTSTRAP=1`, which nightly had too).
+    run(cargo(sh, "+nightly update -Z direct-minimal-versions"))?;
     // The indirect dependencies are at their newest; a crate whose companions follow it with a
     // caret requirement gets them at its own version, as its users' locks have them (async-graphql
     // 7.0.0 does not build with async-graphql-derive 7.2).
     let lock = std::fs::read_to_string(copy.join("Cargo.lock"))?;
     for (leader, companions) in LOCKSTEP {
-        let Some(version) = locked_version(&lock, leader) else {
-            return Err(format!("{leader} is not in the minimal lock file").into());
-        };
+        let version = locked_version(&lock, leader)
+            .ok_or(format!("{leader} is not in the minimal lock file"))?;
         for c in *companions {
             run(cmd!(sh, "cargo +nightly update -p {c} --precise {version}"))?;
         }
     }
-    run(cmd!(
-        sh,
-        "cargo check --workspace --all-features --locked --keep-going"
-    )
-    .env("RUSTC_BOOTSTRAP", "1"))
+    run(cargo(sh, "check --workspace --all-features --locked --keep-going")
+        .env("RUSTC_BOOTSTRAP", "1"))
 }
 
 /// `integrations/loom-consumer` built and run with `RUSTFLAGS="--cfg loom"`, in
 /// `target/loom-consumer`.
 pub(crate) fn loom_consumer_step(sh: &Shell) -> Result {
     let manifest = project_root().join("integrations/loom-consumer/Cargo.toml");
-    run(cmd!(sh, "cargo run --manifest-path {manifest}")
-        .env("RUSTFLAGS", "--cfg loom")
-        .env("CARGO_TARGET_DIR", cargo_target_dir().join("loom-consumer")))
+    let consumer = cargo(sh, "run --manifest-path").arg(manifest).env("RUSTFLAGS", "--cfg loom");
+    run(consumer.env("CARGO_TARGET_DIR", cargo_target_dir().join("loom-consumer")))
 }
 
-/// Replaces `dir` with a copy of the workspace's files ([`repo_files`]).
-fn scratch_copy(dir: &Path) -> Result {
-    let files = repo_files()?;
+/// Replaces `target/userbuild/<name>` with a copy of the workspace's files ([`repo_files`]) and
+/// makes it the shell's folder. Its builds use the same compiler and profile as the workspace's
+/// own steps, so its build directory (`build.build-dir`, stable since Cargo 1.91) is the
+/// workspace's: every dependency that did not move is not built again (on a fresh 2-core machine
+/// `newest` took 1,001 s with a folder of its own; `minimal` checked with nightly in a folder of
+/// its own: 462 s cold). The final artifacts (the `oid` binary, …) go to
+/// `target/userbuild/<name>-target`, so the workspace's `target/debug/oid` stays its own build.
+fn scratch_copy<'a>(sh: &'a Shell, name: &str) -> Result<(PathBuf, PushDir<'a>, [PushEnv<'a>; 2])> {
+    let (base, files) = (cargo_target_dir().join("userbuild"), repo_files()?);
+    let dir = base.join(name);
     if dir.exists() {
-        std::fs::remove_dir_all(dir)?;
+        std::fs::remove_dir_all(&dir)?;
     }
     for file in &files {
-        let to = dir.join(file);
-        if let Some(parent) = to.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        std::fs::copy(project_root().join(file), &to)?;
+        std::fs::create_dir_all(dir.join(file).parent().unwrap_or(&dir))?;
+        std::fs::copy(project_root().join(file), dir.join(file))?;
     }
-    eprintln!(
-        "userbuild: {} files copied to {}",
-        files.len(),
-        dir.display()
-    );
-    Ok(())
+    eprintln!("userbuild: {} files copied to {}", files.len(), dir.display());
+    let build = sh.push_env("CARGO_BUILD_BUILD_DIR", cargo_target_dir());
+    let target = sh.push_env("CARGO_TARGET_DIR", base.join(format!("{name}-target")));
+    Ok((dir.clone(), sh.push_dir(dir), [build, target]))
 }
 
 /// The version of the one package named `name` in a `Cargo.lock`.
 fn locked_version(lock: &str, name: &str) -> Option<String> {
     let lock: toml::Table = lock.parse().ok()?;
     let packages = lock.get("package")?.as_array()?;
-    let package = packages
-        .iter()
-        .find(|p| p.get("name").and_then(toml::Value::as_str) == Some(name))?;
+    let package =
+        packages.iter().find(|p| p.get("name").and_then(toml::Value::as_str) == Some(name))?;
     Some(package.get("version")?.as_str()?.to_owned())
 }
 
-/// The root manifest with `members` and `default-members` set to the published crates.
-fn published_workspace(manifest: &str) -> Result<String> {
-    let list = PUBLISHED
-        .iter()
-        .map(|c| format!("\"{c}\""))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let mut found = false;
-    let out = manifest
-        .lines()
-        .map(|line| {
-            let one_line = line.trim_end().ends_with(']');
-            if line.starts_with("members = [") && one_line {
-                found = true;
-                format!("members = [{list}]")
-            } else if line.starts_with("default-members = [") && one_line {
-                format!("default-members = [{list}]")
-            } else {
-                line.to_owned()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    if found {
-        Ok(out + "\n")
-    } else {
-        Err("the root Cargo.toml has no one-line `members = [...]`".into())
+/// A manifest without its `[dev-dependencies]` tables (plain and `[target.'…'.dev-dependencies]`),
+/// and, in the root's `[workspace]`, `members` and `default-members` set to the published crates.
+fn published_only(manifest: &str) -> Result<String> {
+    let mut manifest: toml::Table = manifest.parse()?;
+    let published = toml::Value::from(PUBLISHED.to_vec());
+    if let Some(workspace) = manifest.get_mut("workspace").and_then(toml::Value::as_table_mut) {
+        workspace.insert("members".to_owned(), published.clone());
+        workspace.insert("default-members".to_owned(), published);
     }
-}
-
-/// A manifest without its `[dev-dependencies]` tables (plain and `[target.'…'.dev-dependencies]`).
-fn without_dev_dependencies(manifest: &str) -> String {
-    let mut skip = false;
-    let mut out = String::new();
-    for line in manifest.lines() {
-        let header = line.trim_start();
-        if header.starts_with('[') {
-            skip = header.trim_end().ends_with("dev-dependencies]");
-        }
-        if !skip {
-            out.push_str(line);
-            out.push('\n');
-        }
+    manifest.remove("dev-dependencies");
+    let targets =
+        manifest.get_mut("target").and_then(toml::Value::as_table_mut).into_iter().flatten();
+    for (_, target) in targets {
+        target.as_table_mut().map(|t| t.remove("dev-dependencies"));
     }
-    out
+    Ok(toml::to_string(&manifest)?)
 }
 
 #[cfg(test)]
@@ -205,41 +144,30 @@ mod tests {
     #[test]
     fn locked_version_reads_the_named_package_only() {
         let lock = "[[package]]\nname = \"async-graphql-derive\"\nversion = \"7.2.1\"\n\n[[package]]\nname = \"async-graphql\"\nversion = \"7.0.0\"\nsource = \"registry\"\n";
-        assert_eq!(
-            locked_version(lock, "async-graphql").as_deref(),
-            Some("7.0.0")
-        );
-        assert_eq!(
-            locked_version(lock, "async-graphql-derive").as_deref(),
-            Some("7.2.1")
-        );
+        assert_eq!(locked_version(lock, "async-graphql").as_deref(), Some("7.0.0"));
+        assert_eq!(locked_version(lock, "async-graphql-derive").as_deref(), Some("7.2.1"));
         assert_eq!(locked_version(lock, "async"), None);
     }
 
     #[test]
     fn the_minimal_workspace_has_only_the_published_crates_without_dev_dependencies() {
         let root = "[workspace]\nmembers = [\"oid-core\", \"xtask\", \"bson-tests\"]\nexclude = [\"x\"]\ndefault-members = [\"oid-core\", \"xtask\"]\n[workspace.dependencies]\nserde = \"1\"\n";
-        let out = published_workspace(root).unwrap();
-        let list = "[\"oid-core\", \"oid-std\", \"oid-bson\", \"oid-embedded\", \"oid-arrow\", \"oid-audit\", \"oid-cli\"]";
-        assert!(out.contains(&format!("\nmembers = {list}\n")), "{out}");
-        assert!(
-            out.contains(&format!("\ndefault-members = {list}\n")),
-            "{out}"
-        );
-        assert!(out.contains("\nexclude = [\"x\"]\n"), "{out}");
-        assert!(
-            out.ends_with("[workspace.dependencies]\nserde = \"1\"\n"),
-            "{out}"
-        );
-        assert!(published_workspace("[workspace]\nmembers = [\n  \"a\",\n]\n").is_err());
+        let out: toml::Table = published_only(root).unwrap().parse().unwrap();
+        let workspace = &out["workspace"];
+        for key in ["members", "default-members"] {
+            assert_eq!(workspace[key], toml::Value::from(PUBLISHED.to_vec()), "{out}");
+        }
+        assert_eq!(workspace["exclude"], toml::Value::from(vec!["x"]));
+        assert_eq!(workspace["dependencies"]["serde"].as_str(), Some("1"));
+        assert!(published_only("[workspace\n").is_err());
 
-        let krate = "[package]\nname = \"a\"\n\n[dependencies]\nserde = { workspace = true }\n\n[target.'cfg(not(any(loom, trybuild)))'.dev-dependencies]\nproptest = { workspace = true }\n\n[dev-dependencies]\nbson = \"2\"\n\n[target.'cfg(loom)'.dev-dependencies]\nloom = \"0.7\"\n\n[[example]]\nname = \"ds3231\"\n\n[lints]\nworkspace = true\n";
-        let out = without_dev_dependencies(krate);
-        assert_eq!(
-            out,
-            "[package]\nname = \"a\"\n\n[dependencies]\nserde = { workspace = true }\n\n[[example]]\nname = \"ds3231\"\n\n[lints]\nworkspace = true\n"
-        );
-        // Nothing to drop: unchanged.
-        assert_eq!(without_dev_dependencies(&out), out);
+        let krate = "[package]\nname = \"a\"\n\n[dependencies]\nserde = { workspace = true }\n\n[target.'cfg(not(any(loom, trybuild)))'.dev-dependencies]\nproptest = { workspace = true }\n\n[dev-dependencies]\nbson = \"2\"\n\n[target.'cfg(loom)'.dev-dependencies]\nloom = \"0.7\"\n[target.'cfg(loom)'.dependencies]\nloom = \"0.7\"\n\n[[example]]\nname = \"ds3231\"\n\n[lints]\nworkspace = true\n";
+        let out: toml::Table = published_only(krate).unwrap().parse().unwrap();
+        let want = "[package]\nname = \"a\"\n[dependencies]\nserde = { workspace = true }\n[target.'cfg(not(any(loom, trybuild)))']\n[target.'cfg(loom)'.dependencies]\nloom = \"0.7\"\n[[example]]\nname = \"ds3231\"\n[lints]\nworkspace = true\n";
+        assert_eq!(out, want.parse::<toml::Table>().unwrap());
+        // The repository's manifests stay valid for cargo: checked by the minimal step itself.
+        let real = std::fs::read_to_string(project_root().join("oid-core/Cargo.toml")).unwrap();
+        let out: toml::Table = published_only(&real).unwrap().parse().unwrap();
+        assert!(out.get("dev-dependencies").is_none() && out.get("features").is_some());
     }
 }

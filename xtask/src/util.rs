@@ -4,63 +4,30 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use xshell::Shell;
+use xshell::{Cmd, Shell, cmd};
 
-/// Any error, so that `?` works on I/O, xshell and string errors alike.
-pub(crate) type Error = Box<dyn std::error::Error>;
-
-/// The result of a step or a command.
-pub(crate) type Result<T = ()> = std::result::Result<T, Error>;
+/// The result of a step or a command: any error, so that `?` works on I/O, xshell and string
+/// errors alike.
+pub(crate) type Result<T = ()> = std::result::Result<T, Box<dyn std::error::Error>>;
 
 /// Runs steps, keeps going after a failure, and reports all of them.
+#[derive(Default)]
 pub(crate) struct Runner {
-    sh: Shell,
-    /// Only list the steps (`Runner::plan`): nothing runs.
-    dry: bool,
+    /// Only list the steps in [`Runner::names`]: nothing runs.
+    pub(crate) dry: bool,
     /// Run only the steps of this command (see [`Runner::cmd`]); `None`: every step.
     pub(crate) only: Option<String>,
     /// The command the next step belongs to (besides `ci`).
-    next: Option<&'static str>,
+    pub(crate) next: Option<&'static str>,
     /// The folder under the target folder that the next step alone uses (see [`Runner::frees`]).
-    frees: Option<&'static str>,
+    pub(crate) frees: Option<&'static str>,
     /// The names of the steps seen so far, in order.
-    names: Vec<String>,
-    /// Name, seconds and the disk after the step.
-    passed: Vec<(String, f64, String)>,
-    /// Name, seconds, the disk after the step and the error.
-    failed: Vec<(String, f64, String, String)>,
+    pub(crate) names: Vec<String>,
+    /// Each step run: its summary line, its seconds, and whether it passed.
+    pub(crate) done: Vec<(String, f64, bool)>,
 }
 
 impl Runner {
-    /// A runner whose shell starts in the project root.
-    pub(crate) fn new() -> Result<Runner> {
-        let sh = Shell::new()?;
-        sh.change_dir(project_root());
-        Ok(Runner {
-            sh,
-            dry: false,
-            only: None,
-            next: None,
-            frees: None,
-            names: Vec::new(),
-            passed: Vec::new(),
-            failed: Vec::new(),
-        })
-    }
-
-    /// A runner that only records the names of the steps given to it (see [`Runner::names`]).
-    pub(crate) fn plan() -> Result<Runner> {
-        Ok(Runner {
-            dry: true,
-            ..Runner::new()?
-        })
-    }
-
-    /// The names of the steps given so far, in order.
-    pub(crate) fn names(&self) -> &[String] {
-        &self.names
-    }
-
     /// Makes the next step also the command `name`'s (`cargo xtask <name>` runs it alone).
     pub(crate) const fn cmd(&mut self, name: &'static str) -> &mut Runner {
         self.next = Some(name);
@@ -76,10 +43,10 @@ impl Runner {
         self
     }
 
-    /// Runs one step, timing it; a failure is recorded and the next step still runs.
+    /// Runs one step with a shell of its own in the project root, timing it; a failure is
+    /// recorded and the next step still runs.
     pub(crate) fn step(&mut self, name: &str, f: impl FnOnce(&Shell) -> Result) {
-        let command = self.next.take();
-        let frees = self.frees.take();
+        let (command, frees) = (self.next.take(), self.frees.take());
         if self.only.is_some() && self.only.as_deref() != command {
             return;
         }
@@ -89,80 +56,49 @@ impl Runner {
         }
         eprintln!("\n==> {name}");
         let start = Instant::now();
-        let outcome = f(&self.sh);
+        let outcome = Shell::new().map_err(Into::into).and_then(|sh| {
+            sh.change_dir(project_root());
+            f(&sh)
+        });
         let secs = start.elapsed().as_secs_f64();
-        let used = target_size_gib();
+        let used = disk_gib("du", "-sk", 0);
         if let (Some(dir), None) = (frees, &self.only) {
             let dir = cargo_target_dir().join(dir);
             if let Err(e) = std::fs::remove_dir_all(&dir) {
                 eprintln!("xtask: could not remove {}: {e}", dir.display());
             }
         }
-        let free = free_gib(&cargo_target_dir());
-        let disk = format!("target {used:.1} GiB, {free:.1} GiB free");
-        match outcome {
-            Ok(()) => {
-                eprintln!("<== {name}: ok ({secs:.1}s; {disk})");
-                self.passed.push((name.to_owned(), secs, disk));
-            }
-            Err(e) => {
-                eprintln!("<== {name}: FAILED ({secs:.1}s; {disk}): {e}");
-                self.failed
-                    .push((name.to_owned(), secs, disk, e.to_string()));
-            }
-        }
+        let disk = format!("target {used:.1} GiB, {:.1} GiB free", disk_gib("df", "-Pk", 3));
+        let (ok, error) =
+            outcome.map_or_else(|e| (false, format!(": {e}")), |()| (true, String::new()));
+        eprintln!("<== {name}: {} ({secs:.1}s; {disk}){error}", if ok { "ok" } else { "FAILED" });
+        self.done.push((format!("{name} ({disk}){error}"), secs, ok));
     }
 
-    /// Prints every step with its time, and fails if any step failed.
-    pub(crate) fn finish(self) -> Result {
+    /// Prints every step with its time (the passed ones first), and fails if any step failed.
+    pub(crate) fn finish(mut self) -> Result {
         eprintln!("\n==> summary");
-        let mut total = 0.0;
-        for (name, secs, disk) in &self.passed {
-            total += secs;
-            eprintln!("  ok      {secs:>7.1}s  {name} ({disk})");
+        self.done.sort_by_key(|(.., ok)| !ok);
+        for (line, secs, ok) in &self.done {
+            eprintln!("  {}  {secs:>7.1}s  {line}", if *ok { "ok    " } else { "FAILED" });
         }
-        for (name, secs, disk, e) in &self.failed {
-            total += secs;
-            eprintln!("  FAILED  {secs:>7.1}s  {name} ({disk}): {e}");
-        }
-        println!(
-            "xtask: {} passed, {} failed, {total:.0} s",
-            self.passed.len(),
-            self.failed.len()
-        );
-        if self.failed.is_empty() {
-            Ok(())
-        } else {
-            Err(format!("{} step(s) failed", self.failed.len()).into())
+        let failed = self.done.iter().filter(|d| !d.2).count();
+        let total: f64 = self.done.iter().map(|d| d.1).sum();
+        println!("xtask: {} passed, {failed} failed, {total:.0} s", self.done.len() - failed);
+        match failed {
+            0 => Ok(()),
+            n => Err(format!("{n} step(s) failed").into()),
         }
     }
 }
 
-/// The size of the target folder in GiB, as `du` counts it (0 when `du` fails: the figure is
-/// only printed).
-fn target_size_gib() -> f64 {
-    df_like("du", &["-sk"], &cargo_target_dir(), 0)
-}
-
-/// The space left on the file system that holds `path`, in GiB (0 when `df` fails).
-fn free_gib(path: &Path) -> f64 {
-    df_like("df", &["-Pk"], path, 3)
-}
-
-/// Runs `du`/`df` on `path` and reads the kibibytes in column `column` of its last line.
-fn df_like(program: &str, args: &[&str], path: &Path, column: usize) -> f64 {
-    let out = std::process::Command::new(program)
-        .args(args)
-        .arg(path)
-        .output();
-    let Ok(out) = out else { return 0.0 };
-    let text = String::from_utf8_lossy(&out.stdout);
-    let kib = text
-        .lines()
-        .last()
-        .and_then(|l| l.split_whitespace().nth(column))
-        .and_then(|k| k.parse::<f64>().ok());
-    kib.map_or(0.0, |k| k / 1024.0 / 1024.0)
+/// The target folder's size (`du -sk`, column 0) or its file system's free space (`df -Pk`,
+/// column 3) in GiB, read from the last line; 0 when the tool fails (the figure is only printed).
+fn disk_gib(program: &str, flag: &str, column: usize) -> f64 {
+    let out = std::process::Command::new(program).arg(flag).arg(cargo_target_dir()).output();
+    let text = out.map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default();
+    let kib = text.lines().last().and_then(|l| l.split_whitespace().nth(column)?.parse().ok());
+    kib.map_or(0.0, |k: f64| k / 1024.0 / 1024.0)
 }
 
 /// The workspace root (the parent of `xtask/`).
@@ -174,101 +110,60 @@ pub(crate) fn project_root() -> PathBuf {
 /// Where cargo puts build output: `CARGO_TARGET_DIR` (relative to the project root when
 /// relative) or `target/` under the root.
 pub(crate) fn cargo_target_dir() -> PathBuf {
-    let root = project_root();
-    match std::env::var_os("CARGO_TARGET_DIR") {
-        Some(d) if Path::new(&d).is_relative() => root.join(d),
-        Some(d) => PathBuf::from(d),
-        None => root.join("target"),
-    }
+    let dir = std::env::var_os("CARGO_TARGET_DIR").map_or("target".into(), PathBuf::from);
+    project_root().join(dir)
 }
 
-/// Adds the rustup targets that are missing from the project's toolchain
-/// (`RUSTUP_AUTO_INSTALL=0` means a toolchain file alone installs nothing).
+/// Adds the rustup targets to the project's toolchain (`RUSTUP_AUTO_INSTALL=0` means a
+/// toolchain file alone installs nothing); offline and quick for the installed ones.
 pub(crate) fn ensure_targets(sh: &Shell, targets: &[&str]) -> Result {
-    ensure_targets_of(sh, None, targets)
-}
-
-/// Adds the rustup targets missing from `toolchain` (the project's one when `None`).
-pub(crate) fn ensure_targets_of(sh: &Shell, toolchain: Option<&str>, targets: &[&str]) -> Result {
-    let tc: Vec<&str> = toolchain
-        .into_iter()
-        .flat_map(|t| ["--toolchain", t])
-        .collect();
-    let tc = tc.as_slice();
-    let installed = xshell::cmd!(sh, "rustup target list --installed {tc...}").read()?;
-    let missing = missing_lines(&installed, targets);
-    if !missing.is_empty() {
-        xshell::cmd!(sh, "rustup target add {tc...} {missing...}").run()?;
-    }
-    Ok(())
-}
-
-/// The entries of `wanted` that are not a line of `listed`.
-pub(crate) fn missing_lines<'a>(listed: &str, wanted: &[&'a str]) -> Vec<&'a str> {
-    wanted
-        .iter()
-        .copied()
-        .filter(|w| !listed.lines().any(|l| l.trim() == *w))
-        .collect()
+    run(cmd!(sh, "rustup target add {targets...}").quiet())
 }
 
 /// Every file under `dir` whose name ends in `.{extension}`.
 pub(crate) fn files_under(dir: &Path, extension: &str) -> Vec<PathBuf> {
-    walkdir::WalkDir::new(dir)
-        .into_iter()
-        .flatten()
-        .map(walkdir::DirEntry::into_path)
-        .filter(|p| p.extension().is_some_and(|e| e == extension))
-        .collect()
+    let files = walkdir::WalkDir::new(dir).into_iter().flatten().map(|e| e.into_path());
+    files.filter(|p| p.extension().is_some_and(|e| e == extension)).collect()
 }
 
 /// The repository's files, `/`-separated and relative to its root: tracked, or new and not
 /// ignored (the working tree as `git status` sees it, without build output or npm packages).
 pub(crate) fn repo_files() -> Result<Vec<String>> {
     let root = project_root();
-    let out = std::process::Command::new("git")
-        .args([
-            "ls-files",
-            "-z",
-            "--cached",
-            "--others",
-            "--exclude-standard",
-        ])
-        .current_dir(&root)
-        .output()?;
-    if !out.status.success() {
-        return Err(format!("git ls-files in {}: {}", root.display(), out.status).into());
-    }
-    let list = String::from_utf8_lossy(&out.stdout);
+    let sh = Shell::new()?;
+    let list = cmd!(sh, "git -C {root} ls-files -z --cached --others --exclude-standard");
+    let list = list.quiet().read()?;
     // A tracked file deleted in the working tree, or a submodule: not a file of the tree.
-    Ok(list
-        .split('\0')
-        .filter(|f| !f.is_empty() && root.join(f).is_file())
-        .map(str::to_owned)
-        .collect())
+    let files = list.split('\0').filter(|f| !f.is_empty() && root.join(f).is_file());
+    Ok(files.map(str::to_owned).collect())
 }
 
 /// Runs a command.
-pub(crate) fn run(c: xshell::Cmd<'_>) -> Result {
-    c.run()?;
-    Ok(())
+pub(crate) fn run(c: Cmd<'_>) -> Result {
+    Ok(c.run()?)
 }
 
-/// Whether a command runs and exits 0 (output hidden): the "is it installed" probe.
-pub(crate) fn works(c: xshell::Cmd<'_>) -> bool {
-    c.quiet().ignore_stdout().ignore_stderr().run().is_ok()
+/// `cargo ARGS`, the arguments split at spaces.
+pub(crate) fn cargo<'a>(sh: &'a Shell, args: &str) -> Cmd<'a> {
+    sh.cmd("cargo").args(args.split_whitespace())
+}
+
+/// Fails with the `failures` joined, if there are any.
+pub(crate) fn all_passed(failures: &[String]) -> Result {
+    if failures.is_empty() { Ok(()) } else { Err(failures.join("; ").into()) }
+}
+
+/// Prints the last `n` lines of `text`, indented (the end of a failed tool's log).
+pub(crate) fn print_tail(text: &str, n: usize) {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(n)..].iter().for_each(|l| eprintln!("    {l}"));
 }
 
 /// The features a manifest declares (its `[features]` table, without `default`).
 pub(crate) fn declared_features(manifest: &str) -> Vec<String> {
     let table: toml::Table = manifest.parse().unwrap_or_default();
-    let features = table.get("features").and_then(toml::Value::as_table);
-    features
-        .into_iter()
-        .flat_map(|f| f.keys())
-        .filter(|f| *f != "default")
-        .cloned()
-        .collect()
+    let features = table.get("features").and_then(toml::Value::as_table).into_iter().flatten();
+    features.map(|(f, _)| f.clone()).filter(|f| f != "default").collect()
 }
 
 /// The value at `path` (`"workspace.package.version"`) of the project's TOML file `file`.
@@ -276,35 +171,20 @@ pub(crate) fn toml_value(file: &str, path: &str) -> Result<toml::Value> {
     let text = std::fs::read_to_string(project_root().join(file))?;
     let mut value = toml::Value::Table(text.parse().map_err(|e| format!("{file}: {e}"))?);
     for key in path.split('.') {
-        value = value
-            .get(key)
-            .cloned()
-            .ok_or(format!("no `{path}` in {file}"))?;
+        value = value.get(key).cloned().ok_or(format!("no `{path}` in {file}"))?;
     }
     Ok(value)
 }
 
+/// The string at `path` of the project's TOML file `file` (see [`toml_value`]).
+pub(crate) fn toml_str(file: &str, path: &str) -> Result<String> {
+    let value = toml_value(file, path)?;
+    Ok(value.as_str().ok_or(format!("`{path}` in {file} is not a string"))?.to_owned())
+}
+
 /// The workspace's `rust-version` (the MSRV), read from the root `Cargo.toml`.
 pub(crate) fn rust_version() -> Result<String> {
-    let v = toml_value("Cargo.toml", "workspace.package.rust-version")?;
-    Ok(v.as_str().ok_or("rust-version is not a string")?.to_owned())
-}
-
-/// The targets listed in `rust-toolchain.toml` (`targets = [...]`).
-pub(crate) fn toolchain_targets() -> Result<Vec<String>> {
-    let targets = toml_value("rust-toolchain.toml", "toolchain.targets")?;
-    let targets = targets.as_array().into_iter().flatten();
-    Ok(targets
-        .filter_map(|t| Some(t.as_str()?.to_owned()))
-        .collect())
-}
-
-/// Whether this process runs as root (apt needs it).
-pub(crate) fn is_root(sh: &Shell) -> bool {
-    xshell::cmd!(sh, "id -u")
-        .quiet()
-        .read()
-        .is_ok_and(|uid| uid.trim() == "0")
+    toml_str("Cargo.toml", "workspace.package.rust-version")
 }
 
 #[cfg(test)]
@@ -312,22 +192,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn missing_lines_are_the_ones_not_listed() {
-        let listed = "thumbv6m-none-eabi\nx86_64-unknown-linux-gnu\n";
-        assert_eq!(
-            missing_lines(listed, &["thumbv6m-none-eabi", "wasm32-unknown-unknown"]),
-            ["wasm32-unknown-unknown"]
-        );
-        assert!(missing_lines(listed, &["thumbv6m-none-eabi"]).is_empty());
-    }
-
-    #[test]
     fn toml_values_and_project_files_are_read() {
         assert!(rust_version().is_ok_and(|v| v.starts_with("1.")));
-        assert!(toolchain_targets().is_ok_and(|t| t.iter().any(|t| t == "thumbv6m-none-eabi")));
+        let targets = toml_value("rust-toolchain.toml", "toolchain.targets").unwrap();
+        assert!(
+            targets.as_array().unwrap().iter().any(|t| t.as_str() == Some("thumbv6m-none-eabi"))
+        );
         assert!(toml_value("Cargo.toml", "workspace.package.versions").is_err());
+        assert!(toml_str("Cargo.toml", "workspace.members").is_err());
         let manifest = "[package]\nname = \"x\"\n[features]\ndefault = [\"std\"]\nstd = []\nserde = [\"dep:serde\"]\n";
         assert_eq!(declared_features(manifest), ["std", "serde"]);
+        assert!(all_passed(&[]).is_ok());
+        let failed = all_passed(&["a".to_owned(), "b".to_owned()]);
+        assert_eq!(failed.err().map(|e| e.to_string()).as_deref(), Some("a; b"));
     }
 
     #[test]
@@ -335,14 +212,13 @@ mod tests {
         let src = project_root().join("xtask/src");
         let found = files_under(&src, "rs");
         assert!(found.contains(&src.join("main.rs")), "{found:?}");
-        assert!(found.contains(&src.join("tidy/docs.rs")), "{found:?}");
-        assert!(
-            found
-                .iter()
-                .all(|f| f.extension().is_some_and(|e| e == "rs"))
-        );
+        assert!(found.contains(&src.join("firmware/elf.rs")), "{found:?}");
+        assert!(found.iter().all(|f| f.extension().is_some_and(|e| e == "rs")));
         assert!(files_under(&src, "html").is_empty());
         assert!(files_under(&src.join("nonexistent"), "rs").is_empty());
+        let files = repo_files().unwrap();
+        assert!(files.iter().any(|f| f == "xtask/src/util.rs"), "{files:?}");
+        assert!(!files.iter().any(|f| f.starts_with("target/")));
     }
 
     #[test]
@@ -355,9 +231,6 @@ mod tests {
             Err("plain text".into())
         }
         assert!(io().is_err());
-        assert_eq!(
-            text().err().map(|e| e.to_string()).as_deref(),
-            Some("plain text")
-        );
+        assert_eq!(text().err().map(|e| e.to_string()).as_deref(), Some("plain text"));
     }
 }

@@ -6,41 +6,35 @@ use std::time::Instant;
 
 use xshell::{Shell, cmd};
 
+use crate::nostd::CORE_FEATURES;
 use crate::provision;
 use crate::release::PUBLISHED;
-use crate::util::{Result, Runner, cargo_target_dir, declared_features, project_root, run};
+use crate::util::{
+    Result, Runner, all_passed, cargo, cargo_target_dir, declared_features, files_under,
+    project_root, run,
+};
 
 /// Seconds per fuzz target in CI; `cargo xtask fuzz SECS` runs longer.
 pub(crate) const CI_FUZZ_SECS: u64 = 5;
 
-/// How many ids `oid new` makes for the differential test.
-const CLI_IDS: &str = "10000";
-
 /// The fuzz targets, in `fuzz/Cargo.toml`; a test below keeps the two in step.
 const FUZZ_TARGETS: &[&str] = &["parse_str", "serde_json", "binary_serde", "bson"];
 
-/// oid-core tests left out under Miri, with the reason. Everything else in `--tests` runs.
-const MIRI_SKIP: &[(&str, &str)] = &[
-    (
-        "pasted::tests::whitespace_is_what_char_is_whitespace_says",
-        "1,112,064 characters, each through the reader: far too long under Miri; it runs natively in every test step",
-    ),
-    (
-        "fmt::tests::every_byte_value_encodes_like_core_fmt",
-        "3,072 `format!` calls: about 100 s under Miri; it runs natively in every test step",
-    ),
-    (
-        "parse::tests::every_single_character_substitution_agrees_with_the_reference",
-        "about 22,000 parses with their messages: minutes under Miri; it runs natively in every test step",
-    ),
+/// oid-core tests left out under Miri, each far too long there; they run natively in every
+/// test step. Everything else in `--lib` runs.
+const MIRI_SKIP: &[&str] = &[
+    // 1,112,064 characters, each through the reader.
+    "pasted::tests::whitespace_is_what_char_is_whitespace_says",
+    // 3,072 `format!` calls: about 100 s under Miri.
+    "fmt::tests::every_byte_value_encodes_like_core_fmt",
+    // About 22,000 parses with their messages: minutes under Miri.
+    "parse::tests::every_single_character_substitution_agrees_with_the_reference",
 ];
 
 /// `cargo xtask fuzz [SECS]`.
 pub(crate) fn fuzz(secs: u64) -> Result {
-    let mut r = Runner::new()?;
-    r.step(&format!("verify: fuzz (4 targets x {secs} s)"), |sh| {
-        fuzz_step(sh, secs)
-    });
+    let mut r = Runner::default();
+    r.step(&format!("verify: fuzz (4 targets x {secs} s)"), |sh| fuzz_step(sh, secs));
     r.finish()
 }
 
@@ -48,10 +42,7 @@ pub(crate) fn fuzz(secs: u64) -> Result {
 /// trybuild builds oid-core again with the features of the run, so it runs here alone, without
 /// optional features (the macro uses none).
 pub(crate) fn ui_step(sh: &Shell) -> Result {
-    run(cmd!(
-        sh,
-        "cargo test -p oid-core --no-default-features --test ui -- --ignored"
-    ))
+    run(cargo(sh, "test -p oid-core --no-default-features --test ui -- --ignored"))
 }
 
 /// oid-core's generator under the loom model checker (the `#[cfg(all(test, loom))]` models in
@@ -60,14 +51,12 @@ pub(crate) fn ui_step(sh: &Shell) -> Result {
 /// LTO and single codegen unit (they are for the benchmarks): the test crate built in 7.3 s
 /// instead of 34.8 s, and the 14 models ran in 196 s instead of 202 s (a shared 2-core machine).
 pub(crate) fn loom_step(sh: &Shell) -> Result {
-    run(cmd!(
-        sh,
-        "cargo test -p oid-core --lib --release generator::loom_tests"
-    )
-    .env("RUSTFLAGS", "--cfg loom")
-    .env("CARGO_PROFILE_RELEASE_LTO", "false")
-    .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")
-    .env("CARGO_TARGET_DIR", cargo_target_dir().join("loom")))
+    let test = cargo(sh, "test -p oid-core --lib --release generator::loom_tests")
+        .env("RUSTFLAGS", "--cfg loom");
+    let test = test
+        .env("CARGO_PROFILE_RELEASE_LTO", "false")
+        .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16");
+    run(test.env("CARGO_TARGET_DIR", cargo_target_dir().join("loom")))
 }
 
 /// Ids from `oid new 10000` and `oid_std::new()` and the 10,000-string corpus, through our
@@ -78,149 +67,99 @@ pub(crate) fn diff_step(sh: &Shell) -> Result {
     provision::install(sh, provision::Kit::Peers)?;
     // The test step's flags: its build of both binaries is reused (`-p` alone resolves other
     // features for oid-core and the rest, and rebuilt them).
-    run(cmd!(
-        sh,
-        "cargo build --workspace --all-features --bin oid --bin oid-verify"
-    ))?;
-    let target = cargo_target_dir();
-    let bin = target.join("debug");
-    let out = target.join("verify");
+    run(cargo(sh, "build --workspace --all-features --bin oid --bin oid-verify"))?;
+    let (bin, out) = (cargo_target_dir().join("debug"), cargo_target_dir().join("verify"));
     sh.create_dir(&out)?;
-    let (oid, verify) = (bin.join("oid"), bin.join("oid-verify"));
+    let (oid, verify, python) = (bin.join("oid"), bin.join("oid-verify"), provision::venv_python());
+    // Each peer's answers, written to `out/<file>` for `oid-verify`.
+    let save = |file: &str, who: &str, c: xshell::Cmd<'_>| -> Result<String> {
+        let answers = c.read().map_err(|e| format!("{who}: {e}"))?;
+        sh.write_file(out.join(file), answers + "\n")?;
+        Ok(format!("{who}={}", out.join(file).display()))
+    };
     let (cli_ids, cases) = (out.join("cli-ids.txt"), out.join("cases.tsv"));
-    let (py_out, js_out) = (out.join("pymongo.txt"), out.join("js-bson.txt"));
-
-    let ids = cmd!(sh, "{oid} new {CLI_IDS}").read()?;
-    sh.write_file(&cli_ids, ids + "\n")?;
+    save("cli-ids.txt", "oid", cmd!(sh, "{oid} new 10000"))?;
     run(cmd!(sh, "{verify} cases --cli-ids {cli_ids} --out {cases}"))?;
-
-    let python = provision::venv_python();
-    let py = cmd!(sh, "{python} verify/python/peer.py {cases}")
-        .read()
-        .map_err(|e| format!("pymongo peer: {e}"))?;
-    sh.write_file(&py_out, py + "\n")?;
-    let js = cmd!(sh, "node verify/js/peer.mjs {cases}")
-        .read()
-        .map_err(|e| format!("js-bson peer: {e}"))?;
-    sh.write_file(&js_out, js + "\n")?;
-
-    let pymongo = format!("pymongo={}", py_out.display());
-    let js_bson = format!("js-bson={}", js_out.display());
-    run(cmd!(
-        sh,
-        "{verify} compare --cases {cases} --peer {pymongo} --peer {js_bson}"
-    ))?;
-
+    let pymongo =
+        save("pymongo.txt", "pymongo", cmd!(sh, "{python} verify/python/peer.py {cases}"))?;
+    let js_bson = save("js-bson.txt", "js-bson", cmd!(sh, "node verify/js/peer.mjs {cases}"))?;
+    run(cmd!(sh, "{verify} compare --cases {cases} --peer {pymongo} --peer {js_bson}"))?;
     // Documents written by oid_bson::ObjectId (bson 3 and bson 2): pymongo must read every id
     // as its `bson.ObjectId`, with the same hex, at the same path.
-    let (docs, py_docs) = (out.join("bson-docs.tsv"), out.join("pymongo-bson.txt"));
+    let docs = out.join("bson-docs.tsv");
     run(cmd!(sh, "{verify} bson-docs --out {docs}"))?;
-    let read = cmd!(sh, "{python} verify/python/peer.py --bson-docs {docs}")
-        .read()
-        .map_err(|e| format!("pymongo peer (bson documents): {e}"))?;
-    sh.write_file(&py_docs, read + "\n")?;
-    let pymongo_docs = format!("pymongo={}", py_docs.display());
-    run(cmd!(
-        sh,
-        "{verify} compare-bson --docs {docs} --peer {pymongo_docs}"
-    ))
+    let read = cmd!(sh, "{python} verify/python/peer.py --bson-docs {docs}");
+    let pymongo = save("pymongo-bson.txt", "pymongo", read)?;
+    run(cmd!(sh, "{verify} compare-bson --docs {docs} --peer {pymongo}"))
 }
 
 /// Builds every fuzz target once, then runs each for `secs` seconds from its committed seeds
 /// (`fuzz/corpus/<target>`, read only) plus a working corpus kept in the target directory.
 pub(crate) fn fuzz_step(sh: &Shell, secs: u64) -> Result {
     provision::install(sh, provision::Kit::Nightly)?;
-    let path = provision::cargo_tools(sh)?;
+    let _tools = provision::cargo_tools(sh)?;
     // `fuzz_targets_match_the_fuzz_manifest` keeps FUZZ_TARGETS equal to fuzz/Cargo.toml's.
     let target = cargo_target_dir();
-    let fuzz_target_dir = target.join("fuzz");
     // Safe Rust only in what is fuzzed: no sanitizer (faster to build and run); debug
     // assertions and overflow checks on; 16 codegen units (cargo-fuzz's default is 1: about
     // 20% longer to build here, for a similar number of executions in a short run).
-    let flags = ["-s", "none", "-a", "--codegen-units", "16", "--target-dir"];
-    run(cmd!(sh, "cargo +nightly fuzz build {flags...} {fuzz_target_dir}").env("PATH", &path))?;
-    let max_time = format!("-max_total_time={secs}");
+    let fuzz = |sub: &str| {
+        let fuzz =
+            cargo(sh, &format!("+nightly fuzz {sub} -s none -a --codegen-units 16 --target-dir"));
+        fuzz.arg(target.join("fuzz"))
+    };
+    run(fuzz("build"))?;
     let mut failures = Vec::new();
     for t in FUZZ_TARGETS {
-        let work = target.join("fuzz-corpus").join(t);
+        let (work, seeds) =
+            (target.join("fuzz-corpus").join(t), project_root().join("fuzz/corpus").join(t));
         sh.create_dir(&work)?;
-        let seeds = project_root().join("fuzz/corpus").join(t);
         let start = Instant::now();
-        let out = cmd!(
-            sh,
-            "cargo +nightly fuzz run {flags...} {fuzz_target_dir} {t} {work} {seeds} -- {max_time} -timeout=10 -rss_limit_mb=2048 -print_final_stats=1"
-        )
-        .env("PATH", &path)
-        .ignore_status()
-        .output()
-        ?;
+        let libfuzzer =
+            format!("-max_total_time={secs} -timeout=10 -rss_limit_mb=2048 -print_final_stats=1");
+        let fuzz = fuzz("run").arg(t).args([&work, &seeds]).arg("--").args(libfuzzer.split(' '));
+        let out = fuzz.ignore_status().output()?;
         let log = String::from_utf8_lossy(&out.stderr);
-        let stat = |name: &str| {
-            log.lines()
-                .find_map(|l| l.strip_prefix(&format!("stat::{name}:")))
-                .map_or("?", str::trim)
-                .to_owned()
-        };
+        let runs = log.lines().find_map(|l| l.strip_prefix("stat::number_of_executed_units:"));
         let corpus = std::fs::read_dir(&work).map_or(0, Iterator::count);
+        let (runs, secs) = (runs.map_or("?", str::trim), start.elapsed().as_secs_f64());
+        let ok = if out.status.success() { "ok" } else { "FAILED" };
         eprintln!(
-            "fuzz {t}: {} executions in {:.0} s, working corpus {corpus} inputs, {}",
-            stat("number_of_executed_units"),
-            start.elapsed().as_secs_f64(),
-            if out.status.success() { "ok" } else { "FAILED" }
+            "fuzz {t}: {runs} executions in {secs:.0} s, working corpus {corpus} inputs, {ok}"
         );
         if !out.status.success() {
             // The end of libFuzzer's report: the panic, the input, how to reproduce it.
-            let tail: Vec<&str> = log.lines().rev().take(40).collect();
-            for l in tail.iter().rev() {
-                eprintln!("    {l}");
-            }
-            failures.push(*t);
+            crate::util::print_tail(&log, 40);
+            failures.push(format!(
+                "fuzz target {t} failed; its crashing input is in fuzz/artifacts/{t}/"
+            ));
         }
     }
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "fuzz target(s) {failures:?} failed; the crashing input is in fuzz/artifacts/<target>/"
-        )
-        .into())
-    }
+    all_passed(&failures)
 }
 
 /// oid-core's unit tests under Miri (they run fewer cases under `cfg(miri)`; the integration
 /// tests exercise the same code through the public API and run natively in every test step).
 pub(crate) fn miri_step(sh: &Shell) -> Result {
     provision::install(sh, provision::Kit::Nightly)?;
-    let mut skip = Vec::new();
-    for (name, reason) in MIRI_SKIP {
-        eprintln!("miri: skipping {name}: {reason}");
-        skip.push("--skip".to_owned());
-        skip.push((*name).to_owned());
-    }
+    eprintln!("miri: skipping {MIRI_SKIP:?} (too long under Miri; they run natively)");
+    let skip = MIRI_SKIP.iter().flat_map(|name| ["--skip", name]);
     // proptest writes failure files, which needs the working directory: no isolation.
-    run(cmd!(
-        sh,
-        "cargo +nightly miri test -p oid-core --features serde,portable-atomic,pasted --lib -- {skip...}"
-    )
-    .env("MIRIFLAGS", "-Zmiri-disable-isolation"))
+    let miri = "+nightly miri test -p oid-core --features serde,portable-atomic,pasted --lib --";
+    let miri = cargo(sh, miri);
+    run(miri.args(skip.collect::<Vec<_>>()).env("MIRIFLAGS", "-Zmiri-disable-isolation"))
 }
 
 /// The stress checks, optimized (the `ci` profile of the other optimized steps), each in a
 /// process of its own.
 pub(crate) fn stress_step(sh: &Shell) -> Result {
-    run(cmd!(sh, "cargo build --profile ci -p oid-verify"))?;
+    run(cargo(sh, "build --profile ci -p oid-verify"))?;
     let verify = cargo_target_dir().join("ci").join("oid-verify");
-    let mut failures = Vec::new();
-    for check in ["stress", "wrap", "fork"] {
-        if let Err(e) = run(cmd!(sh, "{verify} {check}")) {
-            failures.push(format!("{check}: {e}"));
-        }
-    }
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(failures.join("; ").into())
-    }
+    let checks = ["stress", "wrap", "fork"].into_iter();
+    let failures = checks.filter_map(|check| {
+        run(cmd!(sh, "{verify} {check}")).err().map(|e| format!("{check}: {e}"))
+    });
+    all_passed(&failures.collect::<Vec<_>>())
 }
 
 /// The features of a crate that only forward to oid-core's feature of the same name and that
@@ -228,26 +167,11 @@ pub(crate) fn stress_step(sh: &Shell) -> Result {
 fn forwarded_only(
     krate: &str,
     declared: &[String],
-    sources: &str,
+    code: &str,
     integrations: &[String],
 ) -> Vec<String> {
-    if krate == "oid-core" {
-        return Vec::new();
-    }
-    declared
-        .iter()
-        .filter(|f| integrations.contains(f) && !sources.contains(&format!("feature = \"{f}\"")))
-        .cloned()
-        .collect()
-}
-
-/// All `.rs` text under `dir` (for [`forwarded_only`]).
-fn sources_under(dir: &std::path::Path) -> String {
-    let files = crate::util::files_under(dir, "rs");
-    files
-        .iter()
-        .filter_map(|f| std::fs::read_to_string(f).ok())
-        .collect()
+    let tested = |f: &String| krate == "oid-core" || code.contains(&format!("feature = \"{f}\""));
+    declared.iter().filter(|f| integrations.contains(f) && !tested(f)).cloned().collect()
 }
 
 /// The feature matrix through cargo-hack, type-checked (the library, or oid-cli's binary: what
@@ -255,58 +179,43 @@ fn sources_under(dir: &std::path::Path) -> String {
 /// no-default-features test steps): each published crate alone with no feature, its defaults,
 /// and each feature alone; then oid-core in every combination of its base features.
 pub(crate) fn features_step(sh: &Shell) -> Result {
-    let path = crate::provision::cargo_tools(sh)?;
-    let root = project_root();
+    let _tools = provision::cargo_tools(sh)?;
     let integrations = crate::nostd::integrations()?;
     let mut failures = Vec::new();
     for krate in PUBLISHED {
-        let dir = root.join(krate);
+        let dir = project_root().join(krate);
         let declared = declared_features(&std::fs::read_to_string(dir.join("Cargo.toml"))?);
-        let skip = forwarded_only(
-            krate,
-            &declared,
-            &sources_under(&dir.join("src")),
-            &integrations,
-        );
-        let mut args = vec![
-            "--each-feature".to_owned(),
-            "--exclude-all-features".to_owned(),
-        ];
-        if !skip.is_empty() {
-            args.push(format!("--exclude-features={}", skip.join(",")));
-        }
+        let sources: String =
+            files_under(&dir.join("src"), "rs").iter().flat_map(std::fs::read_to_string).collect();
+        let skip = forwarded_only(krate, &declared, &sources, &integrations);
         eprintln!(
-            "features: {krate}, each feature alone (forwarded only, checked in oid-core: {skip:?})"
+            "features: {krate}, each feature alone (forwarded only, left to oid-core: {skip:?})"
         );
-        let target = if *krate == "oid-cli" {
-            "--bins"
+        let skip = if skip.is_empty() {
+            String::new()
         } else {
-            "--lib"
+            format!("--exclude-features={}", skip.join(","))
         };
-        if run(cmd!(sh, "cargo hack check -p {krate} {target} {args...}").env("PATH", &path))
-            .is_err()
-        {
+        if hack_check(sh, krate, &format!("--exclude-all-features {skip}")).run().is_err() {
             failures.push(format!("{krate}: each feature"));
         }
     }
-    let base = format!(
-        "--include-features={}",
-        crate::nostd::CORE_FEATURES.join(",")
-    );
-    if run(cmd!(
-        sh,
-        "cargo hack check -p oid-core --lib --feature-powerset {base}"
-    )
-    .env("PATH", &path))
-    .is_err()
+    let base = CORE_FEATURES.join(",");
+    if cargo(sh, "hack check -p oid-core --lib --feature-powerset --include-features")
+        .arg(base)
+        .run()
+        .is_err()
     {
         failures.push("oid-core: base feature powerset".to_owned());
     }
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(failures.join("; ").into())
-    }
+    all_passed(&failures)
+}
+
+/// `cargo hack check` of `krate`'s library (oid-cli: its binary, what a user builds) with each
+/// feature alone (and none, and the defaults), and `args`.
+pub(crate) fn hack_check<'a>(sh: &'a Shell, krate: &str, args: &str) -> xshell::Cmd<'a> {
+    let kind = if krate == "oid-cli" { "--bins" } else { "--lib" };
+    cargo(sh, &format!("hack check -p {krate} {kind} --each-feature {args}"))
 }
 
 #[cfg(test)]
@@ -337,10 +246,7 @@ mod tests {
         let core = std::fs::read_to_string(project_root().join("oid-core/Cargo.toml")).unwrap();
         let declared = declared_features(&core);
         assert_eq!(declared[..4], *crate::nostd::CORE_FEATURES);
-        for f in crate::nostd::NOSTD_INTEGRATIONS
-            .iter()
-            .chain(crate::nostd::TOOL_FEATURES)
-        {
+        for f in crate::nostd::NOSTD_INTEGRATIONS.iter().chain(crate::nostd::TOOL_FEATURES) {
             assert!(declared.iter().any(|d| d == f), "{f} not in {declared:?}");
         }
     }
@@ -350,22 +256,17 @@ mod tests {
         let declared = ["serde", "rand_core", "sqlx-sqlite"].map(str::to_owned);
         let integrations = ["rand_core", "sqlx-sqlite", "rkyv"].map(str::to_owned);
         let src = "#[cfg(feature = \"rand_core\")]\npub use oid_core::RngEntropy;\n";
-        assert_eq!(
-            forwarded_only("oid-std", &declared, src, &integrations),
-            ["sqlx-sqlite"]
-        );
+        assert_eq!(forwarded_only("oid-std", &declared, src, &integrations), ["sqlx-sqlite"]);
         assert!(forwarded_only("oid-core", &declared, "", &integrations).is_empty());
         let integrations = crate::nostd::integrations().unwrap();
         // oid-std's SQL features have no code of their own today.
-        let std = sources_under(&project_root().join("oid-std/src"));
+        let std: String = files_under(&project_root().join("oid-std/src"), "rs")
+            .iter()
+            .flat_map(std::fs::read_to_string)
+            .collect();
         assert!(std.contains("feature = \"legacy\""));
         let manifest = std::fs::read_to_string(project_root().join("oid-std/Cargo.toml")).unwrap();
-        let skipped = forwarded_only(
-            "oid-std",
-            &declared_features(&manifest),
-            &std,
-            &integrations,
-        );
+        let skipped = forwarded_only("oid-std", &declared_features(&manifest), &std, &integrations);
         assert!(skipped.iter().any(|f| f == "sqlx-postgres"), "{skipped:?}");
         assert!(!skipped.iter().any(|f| f == "legacy" || f == "serde"));
     }

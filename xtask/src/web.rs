@@ -18,88 +18,58 @@ use sha2::{Digest, Sha256};
 use xshell::{Shell, cmd};
 
 use crate::provision::{CHROMIUM, FIREFOX};
-use crate::util::{Result, Runner, cargo_target_dir, ensure_targets, project_root, run};
+use crate::util::{Result, Runner, cargo, cargo_target_dir, ensure_targets, project_root, run};
 
-const TARGET: &str = "wasm32-unknown-unknown";
 /// The size the wasm must stay under; a bigger build fails.
-const WASM_BUDGET: u64 = 30 * 1024;
-/// The size the one-file page must stay under (the issue's limit); a bigger page fails.
-const PAGE_BUDGET: u64 = 40 * 1024;
-/// The page written, under [`out_dir`].
+const WASM_BUDGET: usize = 30 * 1024;
+/// The size the one-file page must stay under; a bigger page fails.
+const PAGE_BUDGET: usize = 40 * 1024;
+/// The page written, under `target/web`.
 pub(crate) const PAGE: &str = "oid.html";
 
 /// `cargo xtask web`.
 pub(crate) fn web() -> Result {
-    let mut r = Runner::new()?;
+    let mut r = Runner::default();
     r.step("web page: build target/web", |sh| build(sh).map(drop));
     r.finish()
 }
 
-/// The output folder, `target/web` under the project root.
-fn out_dir() -> PathBuf {
-    project_root().join("target").join("web")
-}
-
 /// Builds the wasm and writes the page; returns the page's path.
 fn build(sh: &Shell) -> Result<PathBuf> {
-    ensure_targets(sh, &[TARGET])?;
-    run(cmd!(
-        sh,
-        "cargo build -p oid-web --lib --target {TARGET} --profile web"
-    ))?;
-    let wasm = cargo_target_dir()
-        .join(TARGET)
-        .join("web")
-        .join("oid_web.wasm");
-    let wasm_size = std::fs::metadata(&wasm)
-        .map_err(|e| format!("{}: {e}", wasm.display()))?
-        .len();
-    if wasm_size > WASM_BUDGET {
-        return Err(format!(
-            "oid_web.wasm is {wasm_size} bytes, over the {WASM_BUDGET}-byte budget"
-        )
-        .into());
-    }
+    ensure_targets(sh, &["wasm32-unknown-unknown"])?;
+    run(cargo(sh, "build -p oid-web --lib --target wasm32-unknown-unknown --profile web"))?;
+    let wasm = cargo_target_dir().join("wasm32-unknown-unknown/web/oid_web.wasm");
+    let wasm_size =
+        std::fs::metadata(&wasm).map_err(|e| format!("{}: {e}", wasm.display()))?.len() as usize;
+    within_budget("oid_web.wasm", wasm_size, WASM_BUDGET)?;
     // `-n`: no name or time in the header, so the same wasm gives the same page.
     let gzipped = cmd!(sh, "gzip -9 -n -c {wasm}").quiet().output()?.stdout;
-    let statics = project_root().join("oid-web").join("static");
-    let read = |name: &str| {
-        let path = statics.join(name);
-        std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))
-    };
-    let script = minify(&read("oid-web.js")?);
-    let script = replace_once(&script, "__OID_WASM__", &BASE64.encode(&gzipped))?;
+    let read =
+        |name: &str| std::fs::read_to_string(project_root().join("oid-web/static").join(name));
+    let script =
+        replace_once(&minify(&read("oid-web.js")?), "__OID_WASM__", &BASE64.encode(&gzipped))?;
     if script.contains("</script") {
         return Err("oid-web.js holds `</script`, which would end the inline script".into());
     }
-    let digest = Sha256::digest(script.as_bytes());
-    let html = read("index.html")?;
-    let html = replace_once(
-        &html,
-        "__OID_SCRIPT_HASH__",
-        &format!("'sha256-{}'", BASE64.encode(digest)),
-    )?;
+    let hash = format!("'sha256-{}'", BASE64.encode(Sha256::digest(script.as_bytes())));
+    let html = replace_once(&read("index.html")?, "__OID_SCRIPT_HASH__", &hash)?;
     let html = replace_once(&html, "__OID_SCRIPT__", &script)?;
-    let out = out_dir();
-    if out.exists() {
-        std::fs::remove_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    }
-    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let page = out.join(PAGE);
-    std::fs::write(&page, &html).map_err(|e| format!("{}: {e}", page.display()))?;
-    let size = html.len() as u64;
+    let out = project_root().join("target/web");
+    std::fs::create_dir_all(&out)?;
+    std::fs::write(out.join(PAGE), &html)?;
+    let (gz, size, kib, shown) =
+        (gzipped.len(), html.len(), html.len() as f64 / 1024.0, out.display());
     eprintln!(
-        "oid_web.wasm: {wasm_size} bytes ({} gzipped); {PAGE}: {size} bytes ({:.1} KiB; budget {} \
-         KiB), written to {}",
-        gzipped.len(),
-        size as f64 / 1024.0,
-        PAGE_BUDGET / 1024,
-        page.display()
+        "oid_web.wasm: {wasm_size} bytes ({gz} gzipped); {PAGE}: {size} bytes ({kib:.1} KiB), in {shown}"
     );
-    if size > PAGE_BUDGET {
-        return Err(format!("{PAGE} is {size} bytes, over the {PAGE_BUDGET}-byte budget").into());
-    }
-    Ok(page)
+    within_budget(PAGE, size, PAGE_BUDGET)?;
+    Ok(out.join(PAGE))
+}
+
+/// Fails when `what` (`size` bytes) is over `budget` bytes.
+fn within_budget(what: &str, size: usize, budget: usize) -> Result {
+    let over = format!("{what} is {size} bytes, over the {budget}-byte budget");
+    if size > budget { Err(over.into()) } else { Ok(()) }
 }
 
 /// `text` with its one `marker` replaced by `with`; an error when the marker is missing or there
@@ -115,22 +85,14 @@ fn replace_once(text: &str, marker: &str, with: &str) -> Result<String> {
 /// comment lines go (`//` lines and `/* … */` blocks that start a line); the script keeps every
 /// line break, and has no template literal spanning lines (a test checks it).
 fn minify(js: &str) -> String {
-    let mut out = String::with_capacity(js.len());
-    let mut in_block = false;
+    let (mut out, mut in_block) = (String::with_capacity(js.len()), false);
     for line in js.lines().map(str::trim) {
-        if in_block {
+        if in_block || line.starts_with("/*") {
             in_block = !line.contains("*/");
-            continue;
+        } else if !line.is_empty() && !line.starts_with("//") {
+            out += line;
+            out.push('\n');
         }
-        if line.starts_with("/*") {
-            in_block = !line.contains("*/");
-            continue;
-        }
-        if line.is_empty() || line.starts_with("//") {
-            continue;
-        }
-        out.push_str(line);
-        out.push('\n');
     }
     out
 }
@@ -141,8 +103,9 @@ pub(crate) fn build_and_test(sh: &Shell) -> Result {
     let page = build(sh)?;
     crate::provision::install(sh, crate::provision::Kit::Web)?;
     let e2e = project_root().join("oid-web/e2e");
-    let (chromium, firefox) = (e2e.join("page.test.mjs"), e2e.join("firefox.test.mjs"));
-    run(cmd!(sh, "node --test {chromium} {firefox}")
+    let node =
+        cmd!(sh, "node --test").args([e2e.join("page.test.mjs"), e2e.join("firefox.test.mjs")]);
+    run(node
         .env("OID_WEB_PAGE", &page)
         .env("OID_WEB_CHROMIUM", CHROMIUM)
         .env("OID_WEB_FIREFOX", FIREFOX))
@@ -156,10 +119,7 @@ mod tests {
     fn csp_hashes_are_standard_base64_of_sha256() {
         // The `'sha256-…'` source of the CSP spec's example script `alert('Hello, world.');`.
         let digest = Sha256::digest(b"alert('Hello, world.');");
-        assert_eq!(
-            BASE64.encode(digest),
-            "qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng="
-        );
+        assert_eq!(BASE64.encode(digest), "qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng=");
     }
 
     #[test]
