@@ -10,10 +10,10 @@
 //! trap on a core without A (so the imc runs prove something). `size` builds the `size` probe
 //! without and with its `ids` feature (and with `device-id`) for thumbv6m, thumbv7em and
 //! riscv32imc, runs each under QEMU to check it prints a valid id, and reports the difference in
-//! `.text` and `.rodata` read from the ELF section headers.
+//! text, rodata, data and bss read from the ELF's sections (`object`).
 //!
-//! QEMU comes from `crate::provision::qemu`, which installs it (or unpacks it under `target/`)
-//! when it is missing; each run is killed after 30 s (a hang).
+//! QEMU is `Kit::Qemu` of `crate::provision`, which unpacks it under `target/debs` when it is
+//! missing; each run is killed after 30 s (a hang).
 
 mod elf;
 
