@@ -18,9 +18,15 @@ pub(crate) fn step(sh: &Shell) -> Result {
     let _required = sh.push_env("OID_REQUIRE_PEERS", "1");
     // The test step's flags, so nothing is built again (`-p oid-cli` alone resolves other
     // features for oid-core and the rest).
-    run(cmd!(sh, "cargo test --workspace --all-features --test audit_peers"))?;
+    run(cmd!(
+        sh,
+        "cargo test --workspace --all-features --test audit_peers"
+    ))?;
     install(sh, Kit::Chromium)?;
     let _chromium = sh.push_env("OID_CHROMIUM", CHROMIUM);
     let _required = sh.push_env("OID_REQUIRE_CHROMIUM", "1");
-    run(cmd!(sh, "cargo test --workspace --all-features --test audit -- the_report_page"))
+    run(cmd!(
+        sh,
+        "cargo test --workspace --all-features --test audit -- the_report_page"
+    ))
 }

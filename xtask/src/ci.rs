@@ -17,15 +17,24 @@ pub(crate) const ROUGH_MINUTES: u32 = 55;
 /// them), or the steps of one command (`cargo xtask msrv`).
 pub(crate) fn ci(command: Option<&str>) -> Result {
     if command.is_none() {
-        let mut plan = Runner { dry: true, ..Runner::default() };
+        let mut plan = Runner {
+            dry: true,
+            ..Runner::default()
+        };
         steps(&mut plan);
         let (names, about) = (&plan.names, format!("about {ROUGH_MINUTES} minutes"));
-        eprintln!("cargo xtask ci: {} steps, {about} on a fresh 2-core machine", names.len());
+        eprintln!(
+            "cargo xtask ci: {} steps, {about} on a fresh 2-core machine",
+            names.len()
+        );
         for (i, name) in names.iter().enumerate() {
             eprintln!("  {:>3}. {name}", i + 1);
         }
     }
-    let mut r = Runner { only: command.map(str::to_owned), ..Runner::default() };
+    let mut r = Runner {
+        only: command.map(str::to_owned),
+        ..Runner::default()
+    };
     steps(&mut r);
     if r.names.is_empty() {
         return Err(format!("no step belongs to {command:?}").into());
@@ -42,7 +51,11 @@ pub(crate) const QUICK_CHECK: &str = "test (the README's quick check: cargo test
 /// Adds the targets `rust-toolchain.toml` lists to the pinned toolchain.
 pub(crate) fn toolchain_targets(sh: &Shell) -> Result {
     let targets = crate::util::toml_value("rust-toolchain.toml", "toolchain.targets")?;
-    let targets = targets.as_array().into_iter().flatten().filter_map(toml::Value::as_str);
+    let targets = targets
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(toml::Value::as_str);
     ensure_targets(sh, &targets.collect::<Vec<_>>())
 }
 
@@ -123,7 +136,10 @@ mod tests {
     #[test]
     fn the_plan_lists_every_step_without_running_one() {
         let start = std::time::Instant::now();
-        let mut plan = Runner { dry: true, ..Runner::default() };
+        let mut plan = Runner {
+            dry: true,
+            ..Runner::default()
+        };
         steps(&mut plan);
         let names = &plan.names;
         assert!(start.elapsed().as_secs() < 5, "planning ran something");
@@ -141,7 +157,10 @@ mod tests {
             "msrv: every published crate with rust-version",
             "verify: feature combinations",
         ] {
-            assert!(names.iter().any(|n| n == expected), "{expected} not in {names:?}");
+            assert!(
+                names.iter().any(|n| n == expected),
+                "{expected} not in {names:?}"
+            );
         }
         let mut sorted = names.to_vec();
         sorted.sort();
@@ -157,12 +176,21 @@ mod tests {
             if ["ci", "provision", "web", "fuzz"].contains(&name) {
                 continue;
             }
-            let mut plan = Runner { dry: true, ..Runner::default() };
+            let mut plan = Runner {
+                dry: true,
+                ..Runner::default()
+            };
             plan.only = Some(name.to_owned());
             steps(&mut plan);
-            assert!(!plan.names.is_empty(), "`cargo xtask {name}` selects no step");
+            assert!(
+                !plan.names.is_empty(),
+                "`cargo xtask {name}` selects no step"
+            );
         }
-        let mut plan = Runner { dry: true, ..Runner::default() };
+        let mut plan = Runner {
+            dry: true,
+            ..Runner::default()
+        };
         plan.only = Some("size".to_owned());
         steps(&mut plan);
         assert_eq!(plan.names, ["firmware: flash cost of ids"]);

@@ -16,5 +16,8 @@ pub(crate) fn step(sh: &Shell) -> Result {
     let _required = sh.push_env("OID_REQUIRE_PYTHON_COLUMNS", "1");
     // Both packages' `python` tests with the test step's flags, so nothing is built again: `-p`
     // alone resolves other features for oid-core and the rest, and rebuilt them.
-    run(cmd!(sh, "cargo test --workspace --all-features --test python"))
+    run(cmd!(
+        sh,
+        "cargo test --workspace --all-features --test python"
+    ))
 }

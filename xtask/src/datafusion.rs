@@ -22,12 +22,22 @@ pub(crate) fn step(sh: &Shell) -> Result {
         sh,
         "cargo clippy --manifest-path {manifest} --locked --all-targets --all-features -- -D warnings"
     ))?;
-    run(cmd!(sh, "cargo test --manifest-path {manifest} --locked --all-features"))?;
-    run(cmd!(sh, "cargo doc --manifest-path {manifest} --locked --all-features --no-deps")
-        .env("RUSTDOCFLAGS", "-D warnings"))?;
+    run(cmd!(
+        sh,
+        "cargo test --manifest-path {manifest} --locked --all-features"
+    ))?;
+    run(cmd!(
+        sh,
+        "cargo doc --manifest-path {manifest} --locked --all-features --no-deps"
+    )
+    .env("RUSTDOCFLAGS", "-D warnings"))?;
     // The package ships both licence texts (`cargo package` itself needs oid-arrow and oid-std
     // on the registry first; RELEASING.md publishes them before this crate).
-    let list = cmd!(sh, "cargo package --manifest-path {manifest} --list --allow-dirty").read()?;
+    let list = cmd!(
+        sh,
+        "cargo package --manifest-path {manifest} --list --allow-dirty"
+    )
+    .read()?;
     for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
         if !list.lines().any(|l| l == licence) {
             return Err(format!("oid-datafusion's package lacks {licence}").into());

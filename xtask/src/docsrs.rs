@@ -27,18 +27,27 @@ const CRATES: &[&str] = &["oid-core", "oid-bson"];
 /// The foreign badges accepted: page (relative to `target/doc`) and badge. async-graphql's
 /// `boxed-trait` on the `ObjectId` pages (see the module docs).
 const ACCEPTED: &[(&str, &str)] = &[
-    ("oid_core/struct.ObjectId.html", "non-crate feature `boxed-trait`"),
-    ("oid_bson/struct.ObjectId.html", "non-crate feature `boxed-trait`"),
+    (
+        "oid_core/struct.ObjectId.html",
+        "non-crate feature `boxed-trait`",
+    ),
+    (
+        "oid_bson/struct.ObjectId.html",
+        "non-crate feature `boxed-trait`",
+    ),
 ];
 
 /// Builds the workspace's docs the docs.rs way and checks oid-core's and oid-bson's badges.
 pub(crate) fn check(sh: &Shell) -> Result {
     let doc = cargo(sh, "doc --workspace --no-deps --all-features").env("RUSTC_BOOTSTRAP", "1");
     run(doc.env("RUSTDOCFLAGS", "--cfg docsrs -D warnings"))?;
-    let manifests =
-        CRATES.iter().map(|k| std::fs::read_to_string(project_root().join(k).join("Cargo.toml")));
-    let ours: Vec<String> =
-        manifests.map(|m| Ok(declared_features(&m?))).collect::<Result<Vec<_>>>()?.concat();
+    let manifests = CRATES
+        .iter()
+        .map(|k| std::fs::read_to_string(project_root().join(k).join("Cargo.toml")));
+    let ours: Vec<String> = manifests
+        .map(|m| Ok(declared_features(&m?)))
+        .collect::<Result<Vec<_>>>()?
+        .concat();
     let (doc, mut badges, mut foreign) = (cargo_target_dir().join("doc"), 0, Vec::new());
     for krate in CRATES {
         let pages = files_under(&doc.join(krate.replace('-', "_")), "html");
@@ -46,7 +55,10 @@ pub(crate) fn check(sh: &Shell) -> Result {
             return Err(format!("no HTML docs of {krate} under {}", doc.display()).into());
         }
         for page in pages {
-            let rel = page.strip_prefix(&doc)?.to_string_lossy().replace('\\', "/");
+            let rel = page
+                .strip_prefix(&doc)?
+                .to_string_lossy()
+                .replace('\\', "/");
             for badge in feature_badges(&std::fs::read_to_string(&page)?) {
                 badges += 1;
                 let ok = ACCEPTED.contains(&(rel.as_str(), badge.as_str()))
@@ -71,10 +83,16 @@ pub(crate) fn check(sh: &Shell) -> Result {
 /// `boxed-trait` ``, from both of rustdoc's spellings: the full badge (`crate feature
 /// <code>serde</code>`) and the item list's title attribute (``crate feature `serde` ``).
 fn feature_badges(html: &str) -> Vec<String> {
-    let html = html.replace("crate feature <code>", "crate feature `").replace("</code>", "`");
+    let html = html
+        .replace("crate feature <code>", "crate feature `")
+        .replace("</code>", "`");
     let mut out = Vec::new();
     for (at, _) in html.match_indices("crate feature `") {
-        let non = if html[..at].ends_with("non-") { "non-" } else { "" };
+        let non = if html[..at].ends_with("non-") {
+            "non-"
+        } else {
+            ""
+        };
         let name = html[at + 15..].split('`').next().unwrap_or("");
         out.push(format!("{non}crate feature `{name}`"));
     }

@@ -91,30 +91,48 @@ const LIBRARY_BUILDS: &[(&str, &str)] = &[
 /// under QEMU, and the size report.
 pub(crate) fn ci_steps(r: &mut Runner) {
     for &(target, features) in LIBRARY_BUILDS {
-        let label = if features.is_empty() { "(none)" } else { features };
-        r.step(&format!("oid-embedded for {target}, features {label}"), |sh| {
-            ensure_targets(sh, &[target])?;
-            let build = cargo(sh, "build -p oid-embedded --lib --no-default-features --target");
-            run(build.arg(target).arg(format!("--features={features}")))
-        });
+        let label = if features.is_empty() {
+            "(none)"
+        } else {
+            features
+        };
+        r.step(
+            &format!("oid-embedded for {target}, features {label}"),
+            |sh| {
+                ensure_targets(sh, &[target])?;
+                let build = cargo(
+                    sh,
+                    "build -p oid-embedded --lib --no-default-features --target",
+                );
+                run(build.arg(target).arg(format!("--features={features}")))
+            },
+        );
     }
     for m in MACHINES {
-        let what = if m.expect == PASS { "self-test" } else { "trap on atomics (no A)" };
-        r.cmd("firmware").step(&format!("firmware {what} on {} ({})", m.target, m.args), |sh| {
-            let elf = build(sh, m.target, "selftest", "")?;
-            if m.emulator == RISCV {
-                check_atomic_instructions(m.target, &std::fs::read(&elf)?)?;
-            }
-            let (status, out) = run_qemu(sh, m, &elf)?;
-            let (code, line) = m.expect;
-            if status == Some(code) && out.lines().any(|l| l.trim().starts_with(line)) {
-                return Ok(());
-            }
-            let got = describe(status);
-            Err(format!("expected exit status {code} and a line `{line}`, got {got}").into())
-        });
+        let what = if m.expect == PASS {
+            "self-test"
+        } else {
+            "trap on atomics (no A)"
+        };
+        r.cmd("firmware").step(
+            &format!("firmware {what} on {} ({})", m.target, m.args),
+            |sh| {
+                let elf = build(sh, m.target, "selftest", "")?;
+                if m.emulator == RISCV {
+                    check_atomic_instructions(m.target, &std::fs::read(&elf)?)?;
+                }
+                let (status, out) = run_qemu(sh, m, &elf)?;
+                let (code, line) = m.expect;
+                if status == Some(code) && out.lines().any(|l| l.trim().starts_with(line)) {
+                    return Ok(());
+                }
+                let got = describe(status);
+                Err(format!("expected exit status {code} and a line `{line}`, got {got}").into())
+            },
+        );
     }
-    r.cmd("size").step("firmware: flash cost of ids", size_report);
+    r.cmd("size")
+        .step("firmware: flash cost of ids", size_report);
 }
 
 /// How a QEMU run ended.
@@ -133,10 +151,16 @@ const VARIANTS: &[(&str, &str)] = &[
 
 fn size_report(sh: &Shell) -> Result {
     let row = |a: &str, b: &str, c: [String; 5]| {
-        format!("{a:<28} {b:<38} {:>7} {:>7} {:>6} {:>6} {:>6}\n", c[0], c[1], c[2], c[3], c[4])
+        format!(
+            "{a:<28} {b:<38} {:>7} {:>7} {:>6} {:>6} {:>6}\n",
+            c[0], c[1], c[2], c[3], c[4]
+        )
     };
-    let mut table =
-        row("target", "variant", ["text", "rodata", "data", "flash", "bss"].map(String::from));
+    let mut table = row(
+        "target",
+        "variant",
+        ["text", "rodata", "data", "flash", "bss"].map(String::from),
+    );
     let mut over_budget = Vec::new();
     for target in SIZE_TARGETS {
         let m = MACHINES
@@ -159,22 +183,33 @@ fn size_report(sh: &Shell) -> Result {
                 id && line.starts_with("6553f100")
             };
             if status != Some(0) || !valid {
-                let (what, got) =
-                    (format!("size probe {} [{features}]", m.target), describe(status));
+                let (what, got) = (
+                    format!("size probe {} [{features}]", m.target),
+                    describe(status),
+                );
                 return Err(format!("{what} printed {line:?}, not an id: {got}").into());
             }
             // The baseline's sizes, then each variant's difference from it (signed).
-            let shown = baseline
-                .map_or(sizes, |base: [i64; 5]| std::array::from_fn(|i| sizes[i] - base[i]));
-            let n = |v: i64| if baseline.is_some() { format!("{v:+}") } else { v.to_string() };
+            let shown = baseline.map_or(sizes, |base: [i64; 5]| {
+                std::array::from_fn(|i| sizes[i] - base[i])
+            });
+            let n = |v: i64| {
+                if baseline.is_some() {
+                    format!("{v:+}")
+                } else {
+                    v.to_string()
+                }
+            };
             table += &row(m.target, label, shown.map(n));
             if baseline.is_some()
                 && BUDGETED.contains(&m.target)
                 && features == "ids"
                 && shown[3] > BUDGET
             {
-                over_budget
-                    .push(format!("{}: {} bytes of flash, over {BUDGET}", m.target, shown[3]));
+                over_budget.push(format!(
+                    "{}: {} bytes of flash, over {BUDGET}",
+                    m.target, shown[3]
+                ));
             }
             baseline.get_or_insert(sizes);
         }
@@ -189,9 +224,17 @@ fn size_report(sh: &Shell) -> Result {
 /// Builds one firmware binary and returns the ELF's path.
 fn build(sh: &Shell, target: &str, bin: &str, features: &str) -> Result<PathBuf> {
     ensure_targets(sh, &[target])?;
-    let build =
-        cargo(sh, "build -p oid-embedded-firmware --no-default-features --profile firmware");
-    run(build.args(["--bin", bin, "--target", target, &format!("--features={features}")]))?;
+    let build = cargo(
+        sh,
+        "build -p oid-embedded-firmware --no-default-features --profile firmware",
+    );
+    run(build.args([
+        "--bin",
+        bin,
+        "--target",
+        target,
+        &format!("--features={features}"),
+    ]))?;
     Ok(cargo_target_dir().join(target).join(PROFILE).join(bin))
 }
 
@@ -202,9 +245,20 @@ fn run_qemu(sh: &Shell, m: &Machine, elf: &std::path::Path) -> Result<(Option<i3
     crate::provision::install(sh, crate::provision::Kit::Qemu)?;
     let qemu = crate::provision::unpacked(m.emulator);
     let mut c = Command::new("timeout");
-    c.arg(RUN_TIMEOUT.to_string()).arg(qemu.get_program()).args(m.args.split(' '));
-    c.envs(qemu.get_envs().filter_map(|(key, value)| Some((key, value?))));
-    c.args(["-nographic", "-semihosting-config", "enable=on,target=native", "-kernel"]).arg(elf);
+    c.arg(RUN_TIMEOUT.to_string())
+        .arg(qemu.get_program())
+        .args(m.args.split(' '));
+    c.envs(
+        qemu.get_envs()
+            .filter_map(|(key, value)| Some((key, value?))),
+    );
+    c.args([
+        "-nographic",
+        "-semihosting-config",
+        "enable=on,target=native",
+        "-kernel",
+    ])
+    .arg(elf);
     let (start, output) = (Instant::now(), c.stdin(Stdio::null()).output()?);
     // `timeout` exits 124 when it killed the run (the firmware itself exits 0 or 1).
     let status = output.status.code().filter(|&code| code != 124);
@@ -224,16 +278,18 @@ fn run_qemu(sh: &Shell, m: &Machine, elf: &std::path::Path) -> Result<(Option<i3
 /// checks that the scan finds the ones it has (so that finding none means something).
 fn check_atomic_instructions(target: &str, elf: &[u8]) -> Result {
     let found = elf::atomic_instructions(elf)?;
-    eprintln!("{target}: {} atomic instructions in the firmware", found.len());
+    eprintln!(
+        "{target}: {} atomic instructions in the firmware",
+        found.len()
+    );
     match found.first() {
-        Some(first) if target == IMC => {
-            Err(format!("an atomic instruction in a build for a core without them, at {first:#x}")
-                .into())
-        }
-        None if target == IMAC => {
-            Err("no atomic instruction found in the imac build: the instruction scan is broken"
-                .into())
-        }
+        Some(first) if target == IMC => Err(format!(
+            "an atomic instruction in a build for a core without them, at {first:#x}"
+        )
+        .into()),
+        None if target == IMAC => Err(
+            "no atomic instruction found in the imac build: the instruction scan is broken".into(),
+        ),
         _ => Ok(()),
     }
 }

@@ -157,8 +157,11 @@ mod tests {
 
     #[test]
     fn help_and_unknown_arguments_never_reach_a_command() {
-        for args in [&["xtask", "ci", "--help"][..], &["xtask", "miri", "-h"], &["xtask", "--help"]]
-        {
+        for args in [
+            &["xtask", "ci", "--help"][..],
+            &["xtask", "miri", "-h"],
+            &["xtask", "--help"],
+        ] {
             let e = Cli::try_parse_from(args).unwrap_err();
             assert_eq!(e.kind(), clap::error::ErrorKind::DisplayHelp, "{args:?}");
             assert_eq!(e.exit_code(), 0);
@@ -178,8 +181,14 @@ mod tests {
             .find_subcommand_mut("ci")
             .map(|c| c.render_help().to_string())
             .unwrap_or_default();
-        assert!(help.contains(&format!("about {} minutes", ci::ROUGH_MINUTES)), "{help}");
-        assert!(matches!(Cli::try_parse_from(["xtask", "fuzz", "30"]), Ok(Cli::Fuzz { secs: 30 })));
+        assert!(
+            help.contains(&format!("about {} minutes", ci::ROUGH_MINUTES)),
+            "{help}"
+        );
+        assert!(matches!(
+            Cli::try_parse_from(["xtask", "fuzz", "30"]),
+            Ok(Cli::Fuzz { secs: 30 })
+        ));
         assert!(matches!(
             Cli::try_parse_from(["xtask", "sql", "bench", "--", "--quick"]),
             Ok(Cli::Sql { args }) if args == ["bench", "--", "--quick"]

@@ -27,8 +27,14 @@ pub(crate) const CORE_FEATURES: &[&str] =
 pub(crate) const TOOL_FEATURES: &[&str] = &["pasted"];
 
 /// oid-core's integrations that build without std: each alone, then all together.
-pub(crate) const NOSTD_INTEGRATIONS: &[&str] =
-    &["bytemuck", "zerocopy", "borsh", "rand_core", "rand_core-0_6", "rkyv"];
+pub(crate) const NOSTD_INTEGRATIONS: &[&str] = &[
+    "bytemuck",
+    "zerocopy",
+    "borsh",
+    "rand_core",
+    "rand_core-0_6",
+    "rkyv",
+];
 
 /// oid-core's integrations: its features other than [`CORE_FEATURES`] and [`TOOL_FEATURES`],
 /// read from its manifest.
@@ -37,15 +43,19 @@ pub(crate) const NOSTD_INTEGRATIONS: &[&str] =
 pub(crate) fn integrations() -> Result<Vec<String>> {
     let manifest = std::fs::read_to_string(project_root().join("oid-core/Cargo.toml"))?;
     let own = [CORE_FEATURES, TOOL_FEATURES].concat();
-    Ok(declared_features(&manifest).into_iter().filter(|f| !own.contains(&f.as_str())).collect())
+    Ok(declared_features(&manifest)
+        .into_iter()
+        .filter(|f| !own.contains(&f.as_str()))
+        .collect())
 }
 
 /// One step per no_std target: without compare-and-swap (Cortex-M0) and with it (Cortex-M4F).
 pub(crate) fn steps(r: &mut Runner) {
     for target in ["thumbv6m-none-eabi", "thumbv7em-none-eabihf"] {
-        r.cmd("nostd").step(&format!("oid-core for {target}: feature combinations"), |sh| {
-            build_target(sh, target)
-        });
+        r.cmd("nostd").step(
+            &format!("oid-core for {target}: feature combinations"),
+            |sh| build_target(sh, target),
+        );
     }
 }
 
@@ -53,8 +63,12 @@ pub(crate) fn steps(r: &mut Runner) {
 fn build_target(sh: &Shell, target: &str) -> Result {
     ensure_targets(sh, &[target])?;
     let _tools = cargo_tools(sh)?;
-    let hack =
-        |args: String| cargo(sh, &format!("hack build -p oid-core --lib --target {target} {args}"));
+    let hack = |args: String| {
+        cargo(
+            sh,
+            &format!("hack build -p oid-core --lib --target {target} {args}"),
+        )
+    };
     let base = CORE_FEATURES.join(",");
     let integrations = [NOSTD_INTEGRATIONS, TOOL_FEATURES].concat().join(",");
     if target == "thumbv6m-none-eabi" {
@@ -67,7 +81,9 @@ fn build_target(sh: &Shell, target: &str) -> Result {
         run(hack(powerset.clone()).env("CARGO_TARGET_THUMBV6M_NONE_EABI_RUSTFLAGS", single_core))?;
         run(hack(format!("{powerset} --features=critical-section")))?;
     } else {
-        run(hack(format!("--feature-powerset --include-features={base}")))?;
+        run(hack(format!(
+            "--feature-powerset --include-features={base}"
+        )))?;
     }
     let each = "--each-feature --exclude-no-default-features --include-features";
     run(hack(format!("{each}={integrations}")))?;
@@ -80,7 +96,11 @@ fn build_target(sh: &Shell, target: &str) -> Result {
 /// user would build it.
 const NO_STD: &[(&str, &str, &str)] = &[
     ("oid-core", "thumbv7em-none-eabihf", ""),
-    ("oid-core", "thumbv6m-none-eabi", "portable-atomic,critical-section"),
+    (
+        "oid-core",
+        "thumbv6m-none-eabi",
+        "portable-atomic,critical-section",
+    ),
     ("oid-embedded", "thumbv7em-none-eabihf", ""),
     ("oid-embedded", "thumbv6m-none-eabi", "critical-section"),
 ];
@@ -89,8 +109,11 @@ const NO_STD: &[(&str, &str, &str)] = &[
 /// `target` (empty: the host) with `features` forced on every run, the declared toolchain, and
 /// the integrations among its `declared` features left out.
 fn hack_args(target: &str, features: &str, declared: &[String], integrations: &[String]) -> String {
-    let excluded: Vec<&str> =
-        declared.iter().filter(|f| integrations.contains(f)).map(String::as_str).collect();
+    let excluded: Vec<&str> = declared
+        .iter()
+        .filter(|f| integrations.contains(f))
+        .map(String::as_str)
+        .collect();
     let mut args = "--rust-version".to_owned();
     for (flag, value) in [
         ("--exclude-features=", excluded.join(",")),
@@ -112,13 +135,28 @@ pub(crate) fn msrv(sh: &Shell) -> Result {
     let _tools = cargo_tools(sh)?;
     let _target = sh.push_env("CARGO_TARGET_DIR", cargo_target_dir().join("msrv"));
     let integrations = integrations()?;
-    let builds: Vec<_> =
-        PUBLISHED.iter().map(|k| (*k, "", "")).chain(NO_STD.iter().copied()).collect();
+    let builds: Vec<_> = PUBLISHED
+        .iter()
+        .map(|k| (*k, "", ""))
+        .chain(NO_STD.iter().copied())
+        .collect();
     let mut failures = Vec::new();
     for &(krate, target, features) in &builds {
         let manifest = std::fs::read_to_string(project_root().join(krate).join("Cargo.toml"))?;
-        let args = hack_args(target, features, &declared_features(&manifest), &integrations);
-        let label = format!("{krate} on {}", if target.is_empty() { "the host" } else { target });
+        let args = hack_args(
+            target,
+            features,
+            &declared_features(&manifest),
+            &integrations,
+        );
+        let label = format!(
+            "{krate} on {}",
+            if target.is_empty() {
+                "the host"
+            } else {
+                target
+            }
+        );
         eprintln!("msrv: Rust {version}: {label}");
         if crate::verify::hack_check(sh, krate, &args).run().is_err() {
             failures.push(label);
@@ -127,7 +165,10 @@ pub(crate) fn msrv(sh: &Shell) -> Result {
     if !failures.is_empty() {
         return Err(format!("Rust {version} fails on: {}", failures.join("; ")).into());
     }
-    eprintln!("msrv: {} crate/target builds passed with Rust {version}", builds.len());
+    eprintln!(
+        "msrv: {} crate/target builds passed with Rust {version}",
+        builds.len()
+    );
     Ok(())
 }
 
@@ -141,7 +182,10 @@ mod tests {
         let installed = |v: &String| {
             TABLE.iter().any(|(kit, item)| matches!((kit, item), (Kit::Msrv, Item::Toolchain(name, ..)) if name == v))
         };
-        own.iter().filter(|(_, v)| !installed(v)).map(|(k, v)| format!("{k} ({v})")).collect()
+        own.iter()
+            .filter(|(_, v)| !installed(v))
+            .map(|(k, v)| format!("{k} ({v})"))
+            .collect()
     }
 
     #[test]
@@ -155,10 +199,16 @@ mod tests {
                 own.push(((*krate).to_owned(), v.to_owned()));
             }
         }
-        assert!(own.iter().any(|(k, v)| k == "oid-arrow" && v == "1.88"), "{own:?}");
+        assert!(
+            own.iter().any(|(k, v)| k == "oid-arrow" && v == "1.88"),
+            "{own:?}"
+        );
         let missing = missing_toolchains(&own);
         assert!(missing.is_empty(), "no Kit::Msrv toolchain for {missing:?}");
-        assert_eq!(missing_toolchains(&[("x".to_owned(), "1.99".to_owned())]), ["x (1.99)"]);
+        assert_eq!(
+            missing_toolchains(&[("x".to_owned(), "1.99".to_owned())]),
+            ["x (1.99)"]
+        );
     }
 
     #[test]
@@ -197,6 +247,10 @@ mod tests {
         for f in ["arbitrary", "sqlx-postgres", "async-graphql"] {
             assert!(found.iter().any(|i| i == f), "{f} not in {found:?}");
         }
-        assert!(!found.iter().any(|i| i == "serde" || i == "critical-section" || i == "pasted"));
+        assert!(
+            !found
+                .iter()
+                .any(|i| i == "serde" || i == "critical-section" || i == "pasted")
+        );
     }
 }

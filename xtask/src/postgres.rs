@@ -21,7 +21,9 @@ pub(crate) fn sql_bench(args: &[String]) -> Result {
     };
     let mut r = Runner::default();
     r.step("sql: benchmark", |sh| {
-        with_server(sh, || run(cargo(sh, "bench -p sql-tests --bench sql --").args(rest)))
+        with_server(sh, || {
+            run(cargo(sh, "bench -p sql-tests --bench sql --").args(rest))
+        })
     });
     r.finish()
 }
@@ -35,7 +37,10 @@ pub(crate) fn test(sh: &Shell) -> Result {
 /// `OID_REQUIRE_POSTGRES=1`, then stops the server whatever `f` returned.
 fn with_server(sh: &Shell, f: impl FnOnce() -> Result) -> Result {
     let bin = crate::provision::postgres_bin(sh)?;
-    let as_root = cmd!(sh, "id -u").quiet().read().is_ok_and(|uid| uid.trim() == "0");
+    let as_root = cmd!(sh, "id -u")
+        .quiet()
+        .read()
+        .is_ok_and(|uid| uid.trim() == "0");
     // `bin/NAME` run as the `postgres` user when we are root (the server refuses root).
     let server = |name: &str| -> Cmd<'_> {
         if as_root {
@@ -62,7 +67,11 @@ fn with_server(sh: &Shell, f: impl FnOnce() -> Result) -> Result {
     let pg_ctl = |args: &[&str]| server("pg_ctl").arg("-D").arg(&data).args(args);
     if dir.exists() {
         // A previous run that was killed may have left its server running.
-        let _ = pg_ctl(&["-m", "immediate", "stop"]).quiet().ignore_stderr().ignore_stdout().run();
+        let _ = pg_ctl(&["-m", "immediate", "stop"])
+            .quiet()
+            .ignore_stderr()
+            .ignore_stdout()
+            .run();
         sh.remove_path(&dir)?;
     }
     sh.create_dir(&dir)?;
@@ -70,17 +79,31 @@ fn with_server(sh: &Shell, f: impl FnOnce() -> Result) -> Result {
         run(cmd!(sh, "chown postgres {dir}"))?;
     }
     let initdb = "-A trust -U oid -E UTF8 --locale=C --no-sync";
-    run(server("initdb").arg("-D").arg(&data).args(initdb.split(' ')))?;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+    run(server("initdb")
+        .arg("-D")
+        .arg(&data)
+        .args(initdb.split(' ')))?;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port();
     let options = format!("-p {port} -k {} -h 127.0.0.1 -F", dir.display());
-    if let Err(e) = pg_ctl(&["-o", &options, "-l"]).arg(&log).args(["-w", "start"]).run() {
+    if let Err(e) = pg_ctl(&["-o", &options, "-l"])
+        .arg(&log)
+        .args(["-w", "start"])
+        .run()
+    {
         let log_text = sh.read_file(&log).unwrap_or_default();
         return Err(format!("could not start PostgreSQL: {e}\n{log_text}").into());
     }
-    eprintln!("xtask: PostgreSQL from {} on 127.0.0.1:{port}", bin.display());
+    eprintln!(
+        "xtask: PostgreSQL from {} on 127.0.0.1:{port}",
+        bin.display()
+    );
     let outcome = {
-        let _url = sh
-            .push_env("OID_TEST_POSTGRES_URL", format!("postgres://oid@127.0.0.1:{port}/postgres"));
+        let _url = sh.push_env(
+            "OID_TEST_POSTGRES_URL",
+            format!("postgres://oid@127.0.0.1:{port}/postgres"),
+        );
         let _required = sh.push_env("OID_REQUIRE_POSTGRES", "1");
         f()
     };

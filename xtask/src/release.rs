@@ -9,15 +9,25 @@ use xshell::{Shell, cmd};
 use crate::util::{Result, all_passed, cargo, cargo_target_dir, project_root, run};
 
 /// The crates `cargo publish --workspace` packages, in publishing order (`RELEASING.md`).
-pub(crate) const PUBLISHED: &[&str] =
-    &["oid-core", "oid-std", "oid-bson", "oid-embedded", "oid-arrow", "oid-audit", "oid-cli"];
+pub(crate) const PUBLISHED: &[&str] = &[
+    "oid-core",
+    "oid-std",
+    "oid-bson",
+    "oid-embedded",
+    "oid-arrow",
+    "oid-audit",
+    "oid-cli",
+];
 
 /// Type-checks `oid-bson/driver-example` (the README's driver code, a workspace of its own with
 /// its own lock file) against the real `mongodb` driver, in `target/driver-example`.
 pub(crate) fn driver_step(sh: &Shell) -> Result {
     let manifest = project_root().join("oid-bson/driver-example/Cargo.toml");
     let check = cargo(sh, "check --locked --manifest-path").arg(manifest);
-    run(check.env("CARGO_TARGET_DIR", cargo_target_dir().join("driver-example")))
+    run(check.env(
+        "CARGO_TARGET_DIR",
+        cargo_target_dir().join("driver-example"),
+    ))
 }
 
 /// Packages every publishable crate and builds each from its `.crate` (sibling crates resolve
@@ -29,11 +39,16 @@ pub(crate) fn package_step(sh: &Shell) -> Result {
     let version = crate::util::toml_str("Cargo.toml", "workspace.package.version")?;
     remove_unpacked_in(&home.ok_or("neither CARGO_HOME nor HOME is set")?, &version)?;
     remove_builds_in(&cargo_target_dir().join("debug"))?;
-    run(cargo(sh, "publish --workspace --dry-run --allow-dirty --locked"))?;
+    run(cargo(
+        sh,
+        "publish --workspace --dry-run --allow-dirty --locked",
+    ))?;
     // Every package ships both licence texts (the licence requires the text to go with the code).
     let mut missing = Vec::new();
     for krate in PUBLISHED {
-        let list = cmd!(sh, "cargo package -p {krate} --list --allow-dirty").quiet().read()?;
+        let list = cmd!(sh, "cargo package -p {krate} --list --allow-dirty")
+            .quiet()
+            .read()?;
         for file in ["LICENSE-MIT", "LICENSE-APACHE", "README.md", "CHANGELOG.md"] {
             if !list.lines().any(|l| l == file) {
                 missing.push(format!("{krate} lacks {file} in its package"));
@@ -50,8 +65,11 @@ pub(crate) fn deny_step(sh: &Shell) -> Result {
     // oid-datafusion is a workspace of its own: the same licence and source rules over its lock
     // (DataFusion and Ballista bring several majors of many crates, which are theirs to choose).
     let manifest = project_root().join("oid-datafusion/Cargo.toml");
-    let deny =
-        cargo(sh, "deny --config deny.toml --locked --all-features --manifest-path").arg(manifest);
+    let deny = cargo(
+        sh,
+        "deny --config deny.toml --locked --all-features --manifest-path",
+    )
+    .arg(manifest);
     run(deny.args(["check", "licenses", "sources"]))
 }
 
@@ -61,10 +79,18 @@ pub(crate) fn deny_step(sh: &Shell) -> Result {
 /// earlier dry run compiled it (seen: a second run failed on a method that had been private in
 /// the first). Our crates build in seconds; nothing else is touched.
 fn remove_builds_in(dir: &Path) -> Result {
-    for entry in std::fs::read_dir(dir.join(".fingerprint")).into_iter().flatten().flatten() {
+    for entry in std::fs::read_dir(dir.join(".fingerprint"))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
         let name = entry.file_name().to_string_lossy().into_owned();
         let hash = |krate: &&str| name.strip_prefix(krate)?.strip_prefix('-');
-        if PUBLISHED.iter().filter_map(hash).any(|h| h.bytes().all(|b| b.is_ascii_hexdigit())) {
+        if PUBLISHED
+            .iter()
+            .filter_map(hash)
+            .any(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
+        {
             std::fs::remove_dir_all(entry.path())?;
         }
     }
@@ -77,12 +103,18 @@ fn remove_builds_in(dir: &Path) -> Result {
 /// crate against the siblings' sources as they were then (same version, older code) and fails
 /// or, worse, passes on stale code. crates.io's folders (`index.crates.io-...`) are not touched.
 fn remove_unpacked_in(home: &Path, version: &str) -> Result {
-    let registries = std::fs::read_dir(home.join("registry/src")).into_iter().flatten().flatten();
+    let registries = std::fs::read_dir(home.join("registry/src"))
+        .into_iter()
+        .flatten()
+        .flatten();
     for registry in registries.filter(|r| r.file_name().to_string_lossy().starts_with('-')) {
         for krate in PUBLISHED {
             let dir = registry.path().join(format!("{krate}-{version}"));
             if dir.is_dir() {
-                eprintln!("package: removing {} (an earlier dry run's sources)", dir.display());
+                eprintln!(
+                    "package: removing {} (an earlier dry run's sources)",
+                    dir.display()
+                );
                 std::fs::remove_dir_all(&dir)?;
             }
         }

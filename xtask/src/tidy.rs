@@ -13,7 +13,11 @@ use crate::util::{project_root, repo_files};
 /// The published crates and oid-datafusion (published from its own workspace): each has a
 /// README with an MSRV line, a changelog and the registry metadata.
 fn crates() -> Vec<&'static str> {
-    crate::release::PUBLISHED.iter().copied().chain(["oid-datafusion"]).collect()
+    crate::release::PUBLISHED
+        .iter()
+        .copied()
+        .chain(["oid-datafusion"])
+        .collect()
 }
 
 /// The lines of `text` that name a tracker issue ("issue 13", "Issue #8", "issues 12 and 13"):
@@ -24,7 +28,9 @@ fn issue_numbers(text: &str) -> Vec<(usize, &str)> {
         lower.match_indices("issue").any(|(at, _)| {
             let rest = lower[at + 5..].trim_start_matches('s');
             let rest = rest.strip_prefix(' ').unwrap_or(rest);
-            rest.strip_prefix('#').unwrap_or(rest).starts_with(|c: char| c.is_ascii_digit())
+            rest.strip_prefix('#')
+                .unwrap_or(rest)
+                .starts_with(|c: char| c.is_ascii_digit())
         })
     };
     let lines = text.lines().enumerate().filter(|(_, line)| names_one(line));
@@ -34,16 +40,22 @@ fn issue_numbers(text: &str) -> Vec<(usize, &str)> {
 /// A crate's own `rust-version = "X.Y"` line, when it does not inherit the workspace's (a crate
 /// whose dependencies need a newer Rust, as oid-arrow's arrow-rs does).
 pub(crate) fn own_rust_version(manifest: &str) -> Option<&str> {
-    let line = manifest.lines().find_map(|l| l.trim().strip_prefix("rust-version = \""));
+    let line = manifest
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("rust-version = \""));
     line.map(|v| v.trim_end_matches('"'))
 }
 
 /// What is wrong with a README's MSRV section (the first `Rust X.Y` after a `## MSRV` heading)
 /// given the crate's `rust-version`, if anything.
 fn msrv_problem(readme: &str, rust_version: &str) -> Option<String> {
-    let version =
-        readme.split_once("## MSRV").and_then(|(_, s)| s.split_once("Rust ")).map(|(_, v)| {
-            let end = v.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(v.len());
+    let version = readme
+        .split_once("## MSRV")
+        .and_then(|(_, s)| s.split_once("Rust "))
+        .map(|(_, v)| {
+            let end = v
+                .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .unwrap_or(v.len());
             v[..end].trim_end_matches('.')
         });
     match version {
@@ -154,7 +166,9 @@ fn lib_problems(krate: &str, lib: &str) -> Vec<String> {
     let mut problems = Vec::new();
     // oid-bson includes it under `cfg_attr` (its examples need a bson feature).
     if !lib.contains("doc = include_str!(\"../README.md\")") {
-        problems.push(format!("{krate}/src/lib.rs does not use its README as crate docs"));
+        problems.push(format!(
+            "{krate}/src/lib.rs does not use its README as crate docs"
+        ));
     }
     if krate == "oid-core" && !lib.lines().any(|l| l.trim() == "#![forbid(unsafe_code)]") {
         problems.push(format!("{krate}/src/lib.rs lacks #![forbid(unsafe_code)]"));
@@ -164,20 +178,29 @@ fn lib_problems(krate: &str, lib: &str) -> Vec<String> {
 
 /// The last command of a shell script (its last line that is neither blank nor a comment).
 fn last_command(script: &str) -> Option<&str> {
-    script.lines().map(str::trim).rfind(|l| !l.is_empty() && !l.starts_with('#'))
+    script
+        .lines()
+        .map(str::trim)
+        .rfind(|l| !l.is_empty() && !l.starts_with('#'))
 }
 
 /// The files of `files` (path, size in bytes) larger than 1 MiB, Cargo.lock aside: sources and
 /// docs are far smaller, so a larger one is build output or generated data committed by mistake.
 fn oversized(files: &[(String, u64)]) -> Vec<String> {
-    let big = files.iter().filter(|(path, size)| *size > 1 << 20 && !path.ends_with("Cargo.lock"));
-    big.map(|(path, size)| format!("{path}: {size} bytes")).collect()
+    let big = files
+        .iter()
+        .filter(|(path, size)| *size > 1 << 20 && !path.ends_with("Cargo.lock"));
+    big.map(|(path, size)| format!("{path}: {size} bytes"))
+        .collect()
 }
 
 /// Whether the first `rust,ignore` block of `readme` is, word for word, part of `source` (a
 /// README example compiled elsewhere).
 fn readme_block_in(readme: &str, source: &str) -> bool {
-    let block = readme.lines().skip_while(|l| l.trim() != "```rust,ignore").skip(1);
+    let block = readme
+        .lines()
+        .skip_while(|l| l.trim() != "```rust,ignore")
+        .skip(1);
     let block: Vec<&str> = block.take_while(|l| l.trim() != "```").collect();
     !block.is_empty() && source.contains(&block.join("\n"))
 }
@@ -187,7 +210,9 @@ fn readme_block_in(readme: &str, source: &str) -> bool {
 fn repo_entries() -> BTreeSet<String> {
     let files = repo_files().unwrap_or_default();
     let entries = files.iter().flat_map(|f| {
-        std::path::Path::new(f).ancestors().map(|a| a.to_string_lossy().into_owned())
+        std::path::Path::new(f)
+            .ancestors()
+            .map(|a| a.to_string_lossy().into_owned())
     });
     entries.filter(|a| !a.is_empty()).collect()
 }
@@ -203,7 +228,8 @@ fn code_spans(line: &str) -> impl Iterator<Item = &str> {
 fn is_repo_path(word: &str) -> bool {
     let extensions = "rs md toml lock txt json yml yaml html js mjs sh py stderr css";
     let ext = word.rsplit_once('.').map_or("", |(_, e)| e);
-    word.chars().all(|c| c.is_ascii_alphanumeric() || "_-./*<>".contains(c))
+    word.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "_-./*<>".contains(c))
         && word.chars().any(|c| c.is_ascii_alphabetic())
         && !word.starts_with('/')
         && !word.starts_with("target/")
@@ -231,7 +257,9 @@ fn exists(path: &str, entries: &BTreeSet<String>) -> bool {
 /// The top-level folders a line names (as words), the crates a row or section is about.
 fn folders_named<'a>(text: &'a str, entries: &BTreeSet<String>) -> Vec<&'a str> {
     let words = text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'));
-    words.filter(|w| !w.is_empty() && entries.contains(*w)).collect()
+    words
+        .filter(|w| !w.is_empty() && entries.contains(*w))
+        .collect()
 }
 
 /// The paths ARCHITECTURE.md names that do not exist, one message per path. A path is looked
@@ -239,7 +267,11 @@ fn folders_named<'a>(text: &'a str, entries: &BTreeSet<String>) -> Vec<&'a str> 
 /// the crates a table row's first cell names, else those of the nearest heading above.
 fn architecture_problems(text: &str, entries: &BTreeSet<String>) -> Vec<String> {
     let (mut problems, mut section, mut in_fence) = (Vec::new(), Vec::new(), false);
-    for (n, line) in text.lines().enumerate().map(|(n, l)| (n + 1, l.trim_start())) {
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .map(|(n, l)| (n + 1, l.trim_start()))
+    {
         in_fence ^= line.starts_with("```");
         if in_fence || line.starts_with("```") {
             continue;
@@ -250,14 +282,24 @@ fn architecture_problems(text: &str, entries: &BTreeSet<String>) -> Vec<String> 
         let row = line
             .strip_prefix('|')
             .map(|row| folders_named(row.split('|').next().unwrap_or(""), entries));
-        let context = row.filter(|named| !named.is_empty()).unwrap_or_else(|| section.clone());
+        let context = row
+            .filter(|named| !named.is_empty())
+            .unwrap_or_else(|| section.clone());
         for path in code_spans(line).filter(|w| is_repo_path(w)) {
-            let under =
-                |c: &&str| ["", "/src"].iter().any(|s| exists(&format!("{c}{s}/{path}"), entries));
+            let under = |c: &&str| {
+                ["", "/src"]
+                    .iter()
+                    .any(|s| exists(&format!("{c}{s}/{path}"), entries))
+            };
             if !exists(path, entries) && !context.iter().any(under) {
-                let under =
-                    if context.is_empty() { "the root".to_owned() } else { context.join(", ") };
-                problems.push(format!("line {n}: `{path}` does not exist (looked under {under})"));
+                let under = if context.is_empty() {
+                    "the root".to_owned()
+                } else {
+                    context.join(", ")
+                };
+                problems.push(format!(
+                    "line {n}: `{path}` does not exist (looked under {under})"
+                ));
             }
         }
     }
@@ -267,8 +309,9 @@ fn architecture_problems(text: &str, entries: &BTreeSet<String>) -> Vec<String> 
 /// The commands the command table of xtask/README.md lists: the first word of each backticked
 /// span in the first cell of the table's rows (the rows that start with a backticked word).
 fn readme_commands(readme: &str) -> Vec<&str> {
-    let rows =
-        readme.lines().filter_map(|l| l.trim().strip_prefix("| ").filter(|r| r.starts_with('`')));
+    let rows = readme
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("| ").filter(|r| r.starts_with('`')));
     let spans = rows.flat_map(|row| code_spans(row.split('|').next().unwrap_or("")));
     spans.filter_map(|s| s.split_whitespace().next()).collect()
 }
@@ -277,8 +320,15 @@ fn readme_commands(readme: &str) -> Vec<&str> {
 fn command_table_problems(readme: &str, commands: &[(String, String)]) -> Vec<String> {
     let listed = readme_commands(readme);
     let mut problems = Vec::new();
-    for (name, about) in commands.iter().filter(|(name, _)| !listed.contains(&name.as_str())) {
-        let about = about.split(". ").next().unwrap_or(about).trim_end_matches('.');
+    for (name, about) in commands
+        .iter()
+        .filter(|(name, _)| !listed.contains(&name.as_str()))
+    {
+        let about = about
+            .split(". ")
+            .next()
+            .unwrap_or(about)
+            .trim_end_matches('.');
         problems.push(format!(
             "`{name}` is missing: add the row `| `{name}` | {about} |` to the table"
         ));
@@ -368,7 +418,9 @@ mod tests {
     fn no_issue_numbers_in_code_manifests_docs_or_ci() {
         let files = repo_files().unwrap();
         assert!(files.len() > 60, "found only {} files", files.len());
-        let texts = ["rs", "toml", "md", "sh", "py", "js", "mjs", "html", "yml", "yaml"];
+        let texts = [
+            "rs", "toml", "md", "sh", "py", "js", "mjs", "html", "yml", "yaml",
+        ];
         let checked = |f: &&String| {
             let ext = f.rsplit_once('.').map_or("", |(_, e)| e);
             (texts.contains(&ext) || *f == ".ci/run")
@@ -379,7 +431,11 @@ mod tests {
         let mut found = Vec::new();
         for rel in files.iter().filter(checked) {
             let text = fs::read_to_string(project_root().join(rel)).unwrap_or_default();
-            found.extend(issue_numbers(&text).iter().map(|(n, line)| format!("{rel}:{n}: {line}")));
+            found.extend(
+                issue_numbers(&text)
+                    .iter()
+                    .map(|(n, line)| format!("{rel}:{n}: {line}")),
+            );
         }
         assert_none(&found, "say what it does, not which issue asked for it");
     }
@@ -419,16 +475,25 @@ mod tests {
             ("oid-web/pkg/oid_web_bg.wasm".to_owned(), (1 << 20) + 1),
             ("exactly.bin".to_owned(), 1 << 20),
         ];
-        assert_eq!(oversized(&files), ["oid-web/pkg/oid_web_bg.wasm: 1048577 bytes"]);
+        assert_eq!(
+            oversized(&files),
+            ["oid-web/pkg/oid_web_bg.wasm: 1048577 bytes"]
+        );
     }
 
     #[test]
     fn every_readme_msrv_line_equals_rust_version() {
         let workspace = crate::util::rust_version().unwrap();
         let mut problems = Vec::new();
-        for readme in repo_files().unwrap().iter().filter(|r| r.ends_with("README.md")) {
-            let (text, dir) =
-                (read(readme), readme.trim_end_matches("README.md").trim_end_matches('/'));
+        for readme in repo_files()
+            .unwrap()
+            .iter()
+            .filter(|r| r.ends_with("README.md"))
+        {
+            let (text, dir) = (
+                read(readme),
+                readme.trim_end_matches("README.md").trim_end_matches('/'),
+            );
             if !crates().contains(&dir) && !text.contains("## MSRV") {
                 continue;
             }
@@ -461,8 +526,9 @@ mod tests {
                 if fs::read(project_root().join(krate).join(licence)).ok()
                     != fs::read(project_root().join(licence)).ok()
                 {
-                    problems
-                        .push(format!("{krate}/{licence} must be the root's (a symlink to it)"));
+                    problems.push(format!(
+                        "{krate}/{licence} must be the root's (a symlink to it)"
+                    ));
                 }
             }
             if krate != "oid-cli" {
@@ -478,16 +544,28 @@ mod tests {
         let changelog = "# Changelog\n\n## [Unreleased]\n\n## [0.1.0] - YYYY-MM-DD\n";
         let manifest = "[package]\nversion.workspace = true\n";
         let problems = crate_problems("oid-x", readme, changelog, manifest);
-        assert!(problems.iter().any(|p| p.contains("repository.workspace")), "{problems:?}");
-        assert!(problems.iter().any(|p| p.contains("[lints]")), "{problems:?}");
-        assert!(problems.iter().all(|p| !p.contains("README")), "{problems:?}");
+        assert!(
+            problems.iter().any(|p| p.contains("repository.workspace")),
+            "{problems:?}"
+        );
+        assert!(
+            problems.iter().any(|p| p.contains("[lints]")),
+            "{problems:?}"
+        );
+        assert!(
+            problems.iter().all(|p| !p.contains("README")),
+            "{problems:?}"
+        );
         let problems = crate_problems("oid-y", readme, "# Changelog\n", manifest);
         assert!(problems.iter().any(|p| p.contains("README.md must start")));
         assert!(problems.iter().any(|p| p.contains("[Unreleased]")));
         assert!(problems.iter().any(|p| p.contains("[0.1.0]")));
         let full: String = MANIFEST_KEYS.iter().map(|k| format!("{k}\n")).collect();
         let problems = crate_problems("oid-x", readme, changelog, &full);
-        assert!(problems.iter().any(|p| p.contains("rust-version")), "{problems:?}");
+        assert!(
+            problems.iter().any(|p| p.contains("rust-version")),
+            "{problems:?}"
+        );
         let inherited = format!("{full}rust-version.workspace = true\n");
         assert!(crate_problems("oid-x", readme, changelog, &inherited).is_empty());
         let own = format!("{full}rust-version = \"1.88\"\n");
@@ -508,11 +586,15 @@ mod tests {
     #[test]
     fn readmes_show_no_hidden_lines_or_bare_intra_doc_links() {
         let mut problems = Vec::new();
-        for readme in
-            crates().iter().map(|k| format!("{k}/README.md")).chain(["README.md".to_owned()])
+        for readme in crates()
+            .iter()
+            .map(|k| format!("{k}/README.md"))
+            .chain(["README.md".to_owned()])
         {
             problems.extend(
-                readme_problems(&read(&readme)).into_iter().map(|p| format!("{readme}: {p}")),
+                readme_problems(&read(&readme))
+                    .into_iter()
+                    .map(|p| format!("{readme}: {p}")),
             );
         }
         let why = "READMEs are read on GitHub and the registry, where rustdoc's hidden lines and \
@@ -542,21 +624,29 @@ mod tests {
 
     #[test]
     fn ci_script_runs_the_readme_test_command() {
-        assert!(read("README.md").contains("cargo xtask ci"), "README must name the test command");
+        assert!(
+            read("README.md").contains("cargo xtask ci"),
+            "README must name the test command"
+        );
         let script = read(".ci/run");
         assert_eq!(
             last_command(&script),
             Some("cargo xtask ci"),
             ".ci/run must end by running the README's test command"
         );
-        assert_eq!(last_command("#!/bin/sh\nset -e\ncargo test\n# done\n\n"), Some("cargo test"));
+        assert_eq!(
+            last_command("#!/bin/sh\nset -e\ncargo test\n# done\n\n"),
+            Some("cargo test")
+        );
         assert_eq!(last_command("# only a comment\n"), None);
     }
 
     #[test]
     fn oid_bson_readme_shows_the_compiled_driver_example() {
-        let (readme, source) =
-            (read("oid-bson/README.md"), read("oid-bson/driver-example/src/main.rs"));
+        let (readme, source) = (
+            read("oid-bson/README.md"),
+            read("oid-bson/driver-example/src/main.rs"),
+        );
         assert!(
             readme_block_in(&readme, &source),
             "oid-bson/README.md's `rust,ignore` block must be, word for word, part of \
@@ -566,7 +656,10 @@ mod tests {
         let readme = "# x\n\n```rust,ignore\nuse a;\nfn f() {}\n```\n";
         assert!(readme_block_in(readme, source));
         assert!(!readme_block_in(&readme.replace("fn f", "fn g"), source));
-        assert!(!readme_block_in(&readme.replace("use a;\n", "use a;\nuse b;\n"), source));
+        assert!(!readme_block_in(
+            &readme.replace("use a;\n", "use a;\nuse b;\n"),
+            source
+        ));
         assert!(!readme_block_in("# x\n", source));
     }
 
@@ -576,7 +669,10 @@ mod tests {
         assert!(entries.contains("xtask/src/tidy.rs"), "{entries:?}");
         let why = "ARCHITECTURE.md names paths that do not exist (write them from the root, or from \
                    the folder or `src/` of the crate the row or section is about)";
-        assert_none(&architecture_problems(&read("ARCHITECTURE.md"), &entries), why);
+        assert_none(
+            &architecture_problems(&read("ARCHITECTURE.md"), &entries),
+            why,
+        );
     }
 
     #[test]
@@ -636,13 +732,19 @@ mod tests {
         assert!(commands.len() > 15, "{commands:?}");
         let why =
             "xtask/README.md's command table must list exactly the commands of xtask/src/main.rs";
-        assert_none(&command_table_problems(&read("xtask/README.md"), &commands), why);
+        assert_none(
+            &command_table_problems(&read("xtask/README.md"), &commands),
+            why,
+        );
     }
 
     #[test]
     fn the_command_table_check_fails_on_a_missing_or_unknown_command() {
         let commands = [
-            ("ci".to_owned(), "The whole CI. Prints its steps first".to_owned()),
+            (
+                "ci".to_owned(),
+                "The whole CI. Prints its steps first".to_owned(),
+            ),
             ("fuzz".to_owned(), "Build the fuzz targets.".to_owned()),
             ("web-test".to_owned(), "The page's test".to_owned()),
         ];
@@ -658,13 +760,18 @@ mod tests {
             ]
         );
         let twice = "| command | x |\n|---|---|\n| `ci`, `fuzz`, `web-test` | a |\n| `ci` | b |\n";
-        assert_eq!(command_table_problems(twice, &commands), ["`ci` is listed twice"]);
+        assert_eq!(
+            command_table_problems(twice, &commands),
+            ["`ci` is listed twice"]
+        );
     }
 
     #[test]
     fn published_readmes_are_short() {
         let too_long = |readme: &str| readme.lines().count() > README_MAX_LINES;
-        let long = crates().into_iter().filter(|k| too_long(&read(&format!("{k}/README.md"))));
+        let long = crates()
+            .into_iter()
+            .filter(|k| too_long(&read(&format!("{k}/README.md"))));
         let problems: Vec<String> = long.map(|k| format!("{k}/README.md")).collect();
         let why = format!(
             "a published crate's README is its front page and crate docs (what it is, which type to \
@@ -679,11 +786,20 @@ mod tests {
 
     #[test]
     fn every_changelog_first_release_is_one_added_list() {
-        let changelogs: Vec<String> =
-            repo_files().unwrap().into_iter().filter(|f| f.ends_with("CHANGELOG.md")).collect();
-        assert!(changelogs.len() >= crates().len(), "found only {} changelogs", changelogs.len());
+        let changelogs: Vec<String> = repo_files()
+            .unwrap()
+            .into_iter()
+            .filter(|f| f.ends_with("CHANGELOG.md"))
+            .collect();
+        assert!(
+            changelogs.len() >= crates().len(),
+            "found only {} changelogs",
+            changelogs.len()
+        );
         let problems = changelogs.iter().flat_map(|f| {
-            changelog_problems(&read(f)).into_iter().map(move |p| format!("{f}: {p}"))
+            changelog_problems(&read(f))
+                .into_iter()
+                .map(move |p| format!("{f}: {p}"))
         });
         let why = "nothing is released yet: each changelog's first release is one `### Added` list of \
                    what it has (no Changed/Fixed/Removed, no [Unreleased] entries)";

@@ -21,12 +21,18 @@ pub(crate) fn step(sh: &Shell) -> Result {
     let check = cmd!(sh, "rustup check").ignore_status().read()?;
     let stable = newest_stable(&check).ok_or("`rustup check` names no stable release")?;
     // `install` on the beta channel brings it to its newest release (a no-op when it is there).
-    run(cmd!(sh, "rustup toolchain install --profile minimal {stable} beta"))?;
+    run(cmd!(
+        sh,
+        "rustup toolchain install --profile minimal {stable} beta"
+    ))?;
     for toolchain in [stable.as_str(), "beta"] {
         run(cmd!(sh, "rustc +{toolchain} --version"))?;
         let dir = cargo_target_dir().join("type-name").join(toolchain);
-        run(cmd!(sh, "cargo +{toolchain} test --locked -p oid-type-name-tests --lib")
-            .env("CARGO_TARGET_DIR", dir))?;
+        run(cmd!(
+            sh,
+            "cargo +{toolchain} test --locked -p oid-type-name-tests --lib"
+        )
+        .env("CARGO_TARGET_DIR", dir))?;
     }
     Ok(())
 }
@@ -53,7 +59,10 @@ mod tests {
         assert_eq!(newest_stable(update).as_deref(), Some("1.99.1"));
         let current = "nightly-x86_64-unknown-linux-gnu - up to date: 1.97.0-nightly (e50aa6fba 2026-05-19)\nstable-x86_64-unknown-linux-gnu - up to date: 1.99.1 (58cf8f9c3 2026-10-13)\n";
         assert_eq!(newest_stable(current).as_deref(), Some("1.99.1"));
-        assert_eq!(newest_stable("stable-x86_64-unknown-linux-gnu - error\n"), None);
+        assert_eq!(
+            newest_stable("stable-x86_64-unknown-linux-gnu - error\n"),
+            None
+        );
         assert_eq!(newest_stable(""), None);
     }
 }

@@ -30,8 +30,14 @@ use crate::util::{Result, cargo, cargo_target_dir, project_root, repo_files, run
 
 /// Crates released together whose leader asks for its companions with a caret requirement only:
 /// the `minimal` step sets the companions to the leader's version.
-const LOCKSTEP: &[(&str, &[&str])] =
-    &[("async-graphql", &["async-graphql-derive", "async-graphql-parser", "async-graphql-value"])];
+const LOCKSTEP: &[(&str, &[&str])] = &[(
+    "async-graphql",
+    &[
+        "async-graphql-derive",
+        "async-graphql-parser",
+        "async-graphql-value",
+    ],
+)];
 
 /// The newest compatible release of every dependency, on the newest stable toolchain (installed
 /// if missing), every member tested with all its features.
@@ -56,10 +62,16 @@ pub(crate) fn minimal_step(sh: &Shell) -> Result {
     // member either way), without dev-dependencies: the test crates and dev-dependencies have
     // minimums of their own that no user resolves (and that conflict with the libraries':
     // bson-tests needs bson 2.15, oid-bson declares 2.3).
-    for manifest in
-        PUBLISHED.iter().map(|k| copy.join(k)).chain([copy.clone()]).map(|d| d.join("Cargo.toml"))
+    for manifest in PUBLISHED
+        .iter()
+        .map(|k| copy.join(k))
+        .chain([copy.clone()])
+        .map(|d| d.join("Cargo.toml"))
     {
-        std::fs::write(&manifest, published_only(&std::fs::read_to_string(&manifest)?)?)?;
+        std::fs::write(
+            &manifest,
+            published_only(&std::fs::read_to_string(&manifest)?)?,
+        )?;
     }
     // Nightly only resolves (`-Z direct-minimal-versions`); the check runs on the pinned toolchain
     // with the all-features clippy step's settings (`RUSTC_BOOTSTRAP=1`, which nightly had too).
@@ -75,15 +87,19 @@ pub(crate) fn minimal_step(sh: &Shell) -> Result {
             run(cmd!(sh, "cargo +nightly update -p {c} --precise {version}"))?;
         }
     }
-    run(cargo(sh, "check --workspace --all-features --locked --keep-going")
-        .env("RUSTC_BOOTSTRAP", "1"))
+    run(
+        cargo(sh, "check --workspace --all-features --locked --keep-going")
+            .env("RUSTC_BOOTSTRAP", "1"),
+    )
 }
 
 /// `integrations/loom-consumer` built and run with `RUSTFLAGS="--cfg loom"`, in
 /// `target/loom-consumer`.
 pub(crate) fn loom_consumer_step(sh: &Shell) -> Result {
     let manifest = project_root().join("integrations/loom-consumer/Cargo.toml");
-    let consumer = cargo(sh, "run --manifest-path").arg(manifest).env("RUSTFLAGS", "--cfg loom");
+    let consumer = cargo(sh, "run --manifest-path")
+        .arg(manifest)
+        .env("RUSTFLAGS", "--cfg loom");
     run(consumer.env("CARGO_TARGET_DIR", cargo_target_dir().join("loom-consumer")))
 }
 
@@ -104,7 +120,11 @@ fn scratch_copy<'a>(sh: &'a Shell, name: &str) -> Result<(PathBuf, PushDir<'a>, 
         std::fs::create_dir_all(dir.join(file).parent().unwrap_or(&dir))?;
         std::fs::copy(project_root().join(file), dir.join(file))?;
     }
-    eprintln!("userbuild: {} files copied to {}", files.len(), dir.display());
+    eprintln!(
+        "userbuild: {} files copied to {}",
+        files.len(),
+        dir.display()
+    );
     let build = sh.push_env("CARGO_BUILD_BUILD_DIR", cargo_target_dir());
     let target = sh.push_env("CARGO_TARGET_DIR", base.join(format!("{name}-target")));
     Ok((dir.clone(), sh.push_dir(dir), [build, target]))
@@ -114,8 +134,9 @@ fn scratch_copy<'a>(sh: &'a Shell, name: &str) -> Result<(PathBuf, PushDir<'a>, 
 fn locked_version(lock: &str, name: &str) -> Option<String> {
     let lock: toml::Table = lock.parse().ok()?;
     let packages = lock.get("package")?.as_array()?;
-    let package =
-        packages.iter().find(|p| p.get("name").and_then(toml::Value::as_str) == Some(name))?;
+    let package = packages
+        .iter()
+        .find(|p| p.get("name").and_then(toml::Value::as_str) == Some(name))?;
     Some(package.get("version")?.as_str()?.to_owned())
 }
 
@@ -124,13 +145,19 @@ fn locked_version(lock: &str, name: &str) -> Option<String> {
 fn published_only(manifest: &str) -> Result<String> {
     let mut manifest: toml::Table = manifest.parse()?;
     let published = toml::Value::from(PUBLISHED.to_vec());
-    if let Some(workspace) = manifest.get_mut("workspace").and_then(toml::Value::as_table_mut) {
+    if let Some(workspace) = manifest
+        .get_mut("workspace")
+        .and_then(toml::Value::as_table_mut)
+    {
         workspace.insert("members".to_owned(), published.clone());
         workspace.insert("default-members".to_owned(), published);
     }
     manifest.remove("dev-dependencies");
-    let targets =
-        manifest.get_mut("target").and_then(toml::Value::as_table_mut).into_iter().flatten();
+    let targets = manifest
+        .get_mut("target")
+        .and_then(toml::Value::as_table_mut)
+        .into_iter()
+        .flatten();
     for (_, target) in targets {
         target.as_table_mut().map(|t| t.remove("dev-dependencies"));
     }
@@ -144,8 +171,14 @@ mod tests {
     #[test]
     fn locked_version_reads_the_named_package_only() {
         let lock = "[[package]]\nname = \"async-graphql-derive\"\nversion = \"7.2.1\"\n\n[[package]]\nname = \"async-graphql\"\nversion = \"7.0.0\"\nsource = \"registry\"\n";
-        assert_eq!(locked_version(lock, "async-graphql").as_deref(), Some("7.0.0"));
-        assert_eq!(locked_version(lock, "async-graphql-derive").as_deref(), Some("7.2.1"));
+        assert_eq!(
+            locked_version(lock, "async-graphql").as_deref(),
+            Some("7.0.0")
+        );
+        assert_eq!(
+            locked_version(lock, "async-graphql-derive").as_deref(),
+            Some("7.2.1")
+        );
         assert_eq!(locked_version(lock, "async"), None);
     }
 
@@ -155,7 +188,11 @@ mod tests {
         let out: toml::Table = published_only(root).unwrap().parse().unwrap();
         let workspace = &out["workspace"];
         for key in ["members", "default-members"] {
-            assert_eq!(workspace[key], toml::Value::from(PUBLISHED.to_vec()), "{out}");
+            assert_eq!(
+                workspace[key],
+                toml::Value::from(PUBLISHED.to_vec()),
+                "{out}"
+            );
         }
         assert_eq!(workspace["exclude"], toml::Value::from(vec!["x"]));
         assert_eq!(workspace["dependencies"]["serde"].as_str(), Some("1"));

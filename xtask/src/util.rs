@@ -68,11 +68,18 @@ impl Runner {
                 eprintln!("xtask: could not remove {}: {e}", dir.display());
             }
         }
-        let disk = format!("target {used:.1} GiB, {:.1} GiB free", disk_gib("df", "-Pk", 3));
+        let disk = format!(
+            "target {used:.1} GiB, {:.1} GiB free",
+            disk_gib("df", "-Pk", 3)
+        );
         let (ok, error) =
             outcome.map_or_else(|e| (false, format!(": {e}")), |()| (true, String::new()));
-        eprintln!("<== {name}: {} ({secs:.1}s; {disk}){error}", if ok { "ok" } else { "FAILED" });
-        self.done.push((format!("{name} ({disk}){error}"), secs, ok));
+        eprintln!(
+            "<== {name}: {} ({secs:.1}s; {disk}){error}",
+            if ok { "ok" } else { "FAILED" }
+        );
+        self.done
+            .push((format!("{name} ({disk}){error}"), secs, ok));
     }
 
     /// Prints every step with its time (the passed ones first), and fails if any step failed.
@@ -80,11 +87,17 @@ impl Runner {
         eprintln!("\n==> summary");
         self.done.sort_by_key(|(.., ok)| !ok);
         for (line, secs, ok) in &self.done {
-            eprintln!("  {}  {secs:>7.1}s  {line}", if *ok { "ok    " } else { "FAILED" });
+            eprintln!(
+                "  {}  {secs:>7.1}s  {line}",
+                if *ok { "ok    " } else { "FAILED" }
+            );
         }
         let failed = self.done.iter().filter(|d| !d.2).count();
         let total: f64 = self.done.iter().map(|d| d.1).sum();
-        println!("xtask: {} passed, {failed} failed, {total:.0} s", self.done.len() - failed);
+        println!(
+            "xtask: {} passed, {failed} failed, {total:.0} s",
+            self.done.len() - failed
+        );
         match failed {
             0 => Ok(()),
             n => Err(format!("{n} step(s) failed").into()),
@@ -95,9 +108,17 @@ impl Runner {
 /// The target folder's size (`du -sk`, column 0) or its file system's free space (`df -Pk`,
 /// column 3) in GiB, read from the last line; 0 when the tool fails (the figure is only printed).
 fn disk_gib(program: &str, flag: &str, column: usize) -> f64 {
-    let out = std::process::Command::new(program).arg(flag).arg(cargo_target_dir()).output();
-    let text = out.map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default();
-    let kib = text.lines().last().and_then(|l| l.split_whitespace().nth(column)?.parse().ok());
+    let out = std::process::Command::new(program)
+        .arg(flag)
+        .arg(cargo_target_dir())
+        .output();
+    let text = out
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    let kib = text
+        .lines()
+        .last()
+        .and_then(|l| l.split_whitespace().nth(column)?.parse().ok());
     kib.map_or(0.0, |k: f64| k / 1024.0 / 1024.0)
 }
 
@@ -122,8 +143,13 @@ pub(crate) fn ensure_targets(sh: &Shell, targets: &[&str]) -> Result {
 
 /// Every file under `dir` whose name ends in `.{extension}`.
 pub(crate) fn files_under(dir: &Path, extension: &str) -> Vec<PathBuf> {
-    let files = walkdir::WalkDir::new(dir).into_iter().flatten().map(|e| e.into_path());
-    files.filter(|p| p.extension().is_some_and(|e| e == extension)).collect()
+    let files = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .flatten()
+        .map(|e| e.into_path());
+    files
+        .filter(|p| p.extension().is_some_and(|e| e == extension))
+        .collect()
 }
 
 /// The repository's files, `/`-separated and relative to its root: tracked, or new and not
@@ -131,10 +157,15 @@ pub(crate) fn files_under(dir: &Path, extension: &str) -> Vec<PathBuf> {
 pub(crate) fn repo_files() -> Result<Vec<String>> {
     let root = project_root();
     let sh = Shell::new()?;
-    let list = cmd!(sh, "git -C {root} ls-files -z --cached --others --exclude-standard");
+    let list = cmd!(
+        sh,
+        "git -C {root} ls-files -z --cached --others --exclude-standard"
+    );
     let list = list.quiet().read()?;
     // A tracked file deleted in the working tree, or a submodule: not a file of the tree.
-    let files = list.split('\0').filter(|f| !f.is_empty() && root.join(f).is_file());
+    let files = list
+        .split('\0')
+        .filter(|f| !f.is_empty() && root.join(f).is_file());
     Ok(files.map(str::to_owned).collect())
 }
 
@@ -150,20 +181,33 @@ pub(crate) fn cargo<'a>(sh: &'a Shell, args: &str) -> Cmd<'a> {
 
 /// Fails with the `failures` joined, if there are any.
 pub(crate) fn all_passed(failures: &[String]) -> Result {
-    if failures.is_empty() { Ok(()) } else { Err(failures.join("; ").into()) }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("; ").into())
+    }
 }
 
 /// Prints the last `n` lines of `text`, indented (the end of a failed tool's log).
 pub(crate) fn print_tail(text: &str, n: usize) {
     let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(n)..].iter().for_each(|l| eprintln!("    {l}"));
+    lines[lines.len().saturating_sub(n)..]
+        .iter()
+        .for_each(|l| eprintln!("    {l}"));
 }
 
 /// The features a manifest declares (its `[features]` table, without `default`).
 pub(crate) fn declared_features(manifest: &str) -> Vec<String> {
     let table: toml::Table = manifest.parse().unwrap_or_default();
-    let features = table.get("features").and_then(toml::Value::as_table).into_iter().flatten();
-    features.map(|(f, _)| f.clone()).filter(|f| f != "default").collect()
+    let features = table
+        .get("features")
+        .and_then(toml::Value::as_table)
+        .into_iter()
+        .flatten();
+    features
+        .map(|(f, _)| f.clone())
+        .filter(|f| f != "default")
+        .collect()
 }
 
 /// The value at `path` (`"workspace.package.version"`) of the project's TOML file `file`.
@@ -171,7 +215,10 @@ pub(crate) fn toml_value(file: &str, path: &str) -> Result<toml::Value> {
     let text = std::fs::read_to_string(project_root().join(file))?;
     let mut value = toml::Value::Table(text.parse().map_err(|e| format!("{file}: {e}"))?);
     for key in path.split('.') {
-        value = value.get(key).cloned().ok_or(format!("no `{path}` in {file}"))?;
+        value = value
+            .get(key)
+            .cloned()
+            .ok_or(format!("no `{path}` in {file}"))?;
     }
     Ok(value)
 }
@@ -179,7 +226,10 @@ pub(crate) fn toml_value(file: &str, path: &str) -> Result<toml::Value> {
 /// The string at `path` of the project's TOML file `file` (see [`toml_value`]).
 pub(crate) fn toml_str(file: &str, path: &str) -> Result<String> {
     let value = toml_value(file, path)?;
-    Ok(value.as_str().ok_or(format!("`{path}` in {file} is not a string"))?.to_owned())
+    Ok(value
+        .as_str()
+        .ok_or(format!("`{path}` in {file} is not a string"))?
+        .to_owned())
 }
 
 /// The workspace's `rust-version` (the MSRV), read from the root `Cargo.toml`.
@@ -196,7 +246,11 @@ mod tests {
         assert!(rust_version().is_ok_and(|v| v.starts_with("1.")));
         let targets = toml_value("rust-toolchain.toml", "toolchain.targets").unwrap();
         assert!(
-            targets.as_array().unwrap().iter().any(|t| t.as_str() == Some("thumbv6m-none-eabi"))
+            targets
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|t| t.as_str() == Some("thumbv6m-none-eabi"))
         );
         assert!(toml_value("Cargo.toml", "workspace.package.versions").is_err());
         assert!(toml_str("Cargo.toml", "workspace.members").is_err());
@@ -213,7 +267,11 @@ mod tests {
         let found = files_under(&src, "rs");
         assert!(found.contains(&src.join("main.rs")), "{found:?}");
         assert!(found.contains(&src.join("firmware/elf.rs")), "{found:?}");
-        assert!(found.iter().all(|f| f.extension().is_some_and(|e| e == "rs")));
+        assert!(
+            found
+                .iter()
+                .all(|f| f.extension().is_some_and(|e| e == "rs"))
+        );
         assert!(files_under(&src, "html").is_empty());
         assert!(files_under(&src.join("nonexistent"), "rs").is_empty());
         let files = repo_files().unwrap();
@@ -231,6 +289,9 @@ mod tests {
             Err("plain text".into())
         }
         assert!(io().is_err());
-        assert_eq!(text().err().map(|e| e.to_string()).as_deref(), Some("plain text"));
+        assert_eq!(
+            text().err().map(|e| e.to_string()).as_deref(),
+            Some("plain text")
+        );
     }
 }

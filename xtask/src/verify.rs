@@ -34,7 +34,9 @@ const MIRI_SKIP: &[&str] = &[
 /// `cargo xtask fuzz [SECS]`.
 pub(crate) fn fuzz(secs: u64) -> Result {
     let mut r = Runner::default();
-    r.step(&format!("verify: fuzz (4 targets x {secs} s)"), |sh| fuzz_step(sh, secs));
+    r.step(&format!("verify: fuzz (4 targets x {secs} s)"), |sh| {
+        fuzz_step(sh, secs)
+    });
     r.finish()
 }
 
@@ -42,7 +44,10 @@ pub(crate) fn fuzz(secs: u64) -> Result {
 /// trybuild builds oid-core again with the features of the run, so it runs here alone, without
 /// optional features (the macro uses none).
 pub(crate) fn ui_step(sh: &Shell) -> Result {
-    run(cargo(sh, "test -p oid-core --no-default-features --test ui -- --ignored"))
+    run(cargo(
+        sh,
+        "test -p oid-core --no-default-features --test ui -- --ignored",
+    ))
 }
 
 /// oid-core's generator under the loom model checker (the `#[cfg(all(test, loom))]` models in
@@ -67,10 +72,20 @@ pub(crate) fn diff_step(sh: &Shell) -> Result {
     provision::install(sh, provision::Kit::Peers)?;
     // The test step's flags: its build of both binaries is reused (`-p` alone resolves other
     // features for oid-core and the rest, and rebuilt them).
-    run(cargo(sh, "build --workspace --all-features --bin oid --bin oid-verify"))?;
-    let (bin, out) = (cargo_target_dir().join("debug"), cargo_target_dir().join("verify"));
+    run(cargo(
+        sh,
+        "build --workspace --all-features --bin oid --bin oid-verify",
+    ))?;
+    let (bin, out) = (
+        cargo_target_dir().join("debug"),
+        cargo_target_dir().join("verify"),
+    );
     sh.create_dir(&out)?;
-    let (oid, verify, python) = (bin.join("oid"), bin.join("oid-verify"), provision::venv_python());
+    let (oid, verify, python) = (
+        bin.join("oid"),
+        bin.join("oid-verify"),
+        provision::venv_python(),
+    );
     // Each peer's answers, written to `out/<file>` for `oid-verify`.
     let save = |file: &str, who: &str, c: xshell::Cmd<'_>| -> Result<String> {
         let answers = c.read().map_err(|e| format!("{who}: {e}"))?;
@@ -80,17 +95,30 @@ pub(crate) fn diff_step(sh: &Shell) -> Result {
     let (cli_ids, cases) = (out.join("cli-ids.txt"), out.join("cases.tsv"));
     save("cli-ids.txt", "oid", cmd!(sh, "{oid} new 10000"))?;
     run(cmd!(sh, "{verify} cases --cli-ids {cli_ids} --out {cases}"))?;
-    let pymongo =
-        save("pymongo.txt", "pymongo", cmd!(sh, "{python} verify/python/peer.py {cases}"))?;
-    let js_bson = save("js-bson.txt", "js-bson", cmd!(sh, "node verify/js/peer.mjs {cases}"))?;
-    run(cmd!(sh, "{verify} compare --cases {cases} --peer {pymongo} --peer {js_bson}"))?;
+    let pymongo = save(
+        "pymongo.txt",
+        "pymongo",
+        cmd!(sh, "{python} verify/python/peer.py {cases}"),
+    )?;
+    let js_bson = save(
+        "js-bson.txt",
+        "js-bson",
+        cmd!(sh, "node verify/js/peer.mjs {cases}"),
+    )?;
+    run(cmd!(
+        sh,
+        "{verify} compare --cases {cases} --peer {pymongo} --peer {js_bson}"
+    ))?;
     // Documents written by oid_bson::ObjectId (bson 3 and bson 2): pymongo must read every id
     // as its `bson.ObjectId`, with the same hex, at the same path.
     let docs = out.join("bson-docs.tsv");
     run(cmd!(sh, "{verify} bson-docs --out {docs}"))?;
     let read = cmd!(sh, "{python} verify/python/peer.py --bson-docs {docs}");
     let pymongo = save("pymongo-bson.txt", "pymongo", read)?;
-    run(cmd!(sh, "{verify} compare-bson --docs {docs} --peer {pymongo}"))
+    run(cmd!(
+        sh,
+        "{verify} compare-bson --docs {docs} --peer {pymongo}"
+    ))
 }
 
 /// Builds every fuzz target once, then runs each for `secs` seconds from its committed seeds
@@ -104,23 +132,33 @@ pub(crate) fn fuzz_step(sh: &Shell, secs: u64) -> Result {
     // assertions and overflow checks on; 16 codegen units (cargo-fuzz's default is 1: about
     // 20% longer to build here, for a similar number of executions in a short run).
     let fuzz = |sub: &str| {
-        let fuzz =
-            cargo(sh, &format!("+nightly fuzz {sub} -s none -a --codegen-units 16 --target-dir"));
+        let fuzz = cargo(
+            sh,
+            &format!("+nightly fuzz {sub} -s none -a --codegen-units 16 --target-dir"),
+        );
         fuzz.arg(target.join("fuzz"))
     };
     run(fuzz("build"))?;
     let mut failures = Vec::new();
     for t in FUZZ_TARGETS {
-        let (work, seeds) =
-            (target.join("fuzz-corpus").join(t), project_root().join("fuzz/corpus").join(t));
+        let (work, seeds) = (
+            target.join("fuzz-corpus").join(t),
+            project_root().join("fuzz/corpus").join(t),
+        );
         sh.create_dir(&work)?;
         let start = Instant::now();
         let libfuzzer =
             format!("-max_total_time={secs} -timeout=10 -rss_limit_mb=2048 -print_final_stats=1");
-        let fuzz = fuzz("run").arg(t).args([&work, &seeds]).arg("--").args(libfuzzer.split(' '));
+        let fuzz = fuzz("run")
+            .arg(t)
+            .args([&work, &seeds])
+            .arg("--")
+            .args(libfuzzer.split(' '));
         let out = fuzz.ignore_status().output()?;
         let log = String::from_utf8_lossy(&out.stderr);
-        let runs = log.lines().find_map(|l| l.strip_prefix("stat::number_of_executed_units:"));
+        let runs = log
+            .lines()
+            .find_map(|l| l.strip_prefix("stat::number_of_executed_units:"));
         let corpus = std::fs::read_dir(&work).map_or(0, Iterator::count);
         let (runs, secs) = (runs.map_or("?", str::trim), start.elapsed().as_secs_f64());
         let ok = if out.status.success() { "ok" } else { "FAILED" };
@@ -147,7 +185,9 @@ pub(crate) fn miri_step(sh: &Shell) -> Result {
     // proptest writes failure files, which needs the working directory: no isolation.
     let miri = "+nightly miri test -p oid-core --features serde,portable-atomic,pasted --lib --";
     let miri = cargo(sh, miri);
-    run(miri.args(skip.collect::<Vec<_>>()).env("MIRIFLAGS", "-Zmiri-disable-isolation"))
+    run(miri
+        .args(skip.collect::<Vec<_>>())
+        .env("MIRIFLAGS", "-Zmiri-disable-isolation"))
 }
 
 /// The stress checks, optimized (the `ci` profile of the other optimized steps), each in a
@@ -157,7 +197,9 @@ pub(crate) fn stress_step(sh: &Shell) -> Result {
     let verify = cargo_target_dir().join("ci").join("oid-verify");
     let checks = ["stress", "wrap", "fork"].into_iter();
     let failures = checks.filter_map(|check| {
-        run(cmd!(sh, "{verify} {check}")).err().map(|e| format!("{check}: {e}"))
+        run(cmd!(sh, "{verify} {check}"))
+            .err()
+            .map(|e| format!("{check}: {e}"))
     });
     all_passed(&failures.collect::<Vec<_>>())
 }
@@ -171,7 +213,11 @@ fn forwarded_only(
     integrations: &[String],
 ) -> Vec<String> {
     let tested = |f: &String| krate == "oid-core" || code.contains(&format!("feature = \"{f}\""));
-    declared.iter().filter(|f| integrations.contains(f) && !tested(f)).cloned().collect()
+    declared
+        .iter()
+        .filter(|f| integrations.contains(f) && !tested(f))
+        .cloned()
+        .collect()
 }
 
 /// The feature matrix through cargo-hack, type-checked (the library, or oid-cli's binary: what
@@ -185,8 +231,10 @@ pub(crate) fn features_step(sh: &Shell) -> Result {
     for krate in PUBLISHED {
         let dir = project_root().join(krate);
         let declared = declared_features(&std::fs::read_to_string(dir.join("Cargo.toml"))?);
-        let sources: String =
-            files_under(&dir.join("src"), "rs").iter().flat_map(std::fs::read_to_string).collect();
+        let sources: String = files_under(&dir.join("src"), "rs")
+            .iter()
+            .flat_map(std::fs::read_to_string)
+            .collect();
         let skip = forwarded_only(krate, &declared, &sources, &integrations);
         eprintln!(
             "features: {krate}, each feature alone (forwarded only, left to oid-core: {skip:?})"
@@ -196,15 +244,21 @@ pub(crate) fn features_step(sh: &Shell) -> Result {
         } else {
             format!("--exclude-features={}", skip.join(","))
         };
-        if hack_check(sh, krate, &format!("--exclude-all-features {skip}")).run().is_err() {
+        if hack_check(sh, krate, &format!("--exclude-all-features {skip}"))
+            .run()
+            .is_err()
+        {
             failures.push(format!("{krate}: each feature"));
         }
     }
     let base = CORE_FEATURES.join(",");
-    if cargo(sh, "hack check -p oid-core --lib --feature-powerset --include-features")
-        .arg(base)
-        .run()
-        .is_err()
+    if cargo(
+        sh,
+        "hack check -p oid-core --lib --feature-powerset --include-features",
+    )
+    .arg(base)
+    .run()
+    .is_err()
     {
         failures.push("oid-core: base feature powerset".to_owned());
     }
@@ -214,8 +268,15 @@ pub(crate) fn features_step(sh: &Shell) -> Result {
 /// `cargo hack check` of `krate`'s library (oid-cli: its binary, what a user builds) with each
 /// feature alone (and none, and the defaults), and `args`.
 pub(crate) fn hack_check<'a>(sh: &'a Shell, krate: &str, args: &str) -> xshell::Cmd<'a> {
-    let kind = if krate == "oid-cli" { "--bins" } else { "--lib" };
-    cargo(sh, &format!("hack check -p {krate} {kind} --each-feature {args}"))
+    let kind = if krate == "oid-cli" {
+        "--bins"
+    } else {
+        "--lib"
+    };
+    cargo(
+        sh,
+        &format!("hack check -p {krate} {kind} --each-feature {args}"),
+    )
 }
 
 #[cfg(test)]
@@ -246,7 +307,10 @@ mod tests {
         let core = std::fs::read_to_string(project_root().join("oid-core/Cargo.toml")).unwrap();
         let declared = declared_features(&core);
         assert_eq!(declared[..4], *crate::nostd::CORE_FEATURES);
-        for f in crate::nostd::NOSTD_INTEGRATIONS.iter().chain(crate::nostd::TOOL_FEATURES) {
+        for f in crate::nostd::NOSTD_INTEGRATIONS
+            .iter()
+            .chain(crate::nostd::TOOL_FEATURES)
+        {
             assert!(declared.iter().any(|d| d == f), "{f} not in {declared:?}");
         }
     }
@@ -256,7 +320,10 @@ mod tests {
         let declared = ["serde", "rand_core", "sqlx-sqlite"].map(str::to_owned);
         let integrations = ["rand_core", "sqlx-sqlite", "rkyv"].map(str::to_owned);
         let src = "#[cfg(feature = \"rand_core\")]\npub use oid_core::RngEntropy;\n";
-        assert_eq!(forwarded_only("oid-std", &declared, src, &integrations), ["sqlx-sqlite"]);
+        assert_eq!(
+            forwarded_only("oid-std", &declared, src, &integrations),
+            ["sqlx-sqlite"]
+        );
         assert!(forwarded_only("oid-core", &declared, "", &integrations).is_empty());
         let integrations = crate::nostd::integrations().unwrap();
         // oid-std's SQL features have no code of their own today.
@@ -266,7 +333,12 @@ mod tests {
             .collect();
         assert!(std.contains("feature = \"legacy\""));
         let manifest = std::fs::read_to_string(project_root().join("oid-std/Cargo.toml")).unwrap();
-        let skipped = forwarded_only("oid-std", &declared_features(&manifest), &std, &integrations);
+        let skipped = forwarded_only(
+            "oid-std",
+            &declared_features(&manifest),
+            &std,
+            &integrations,
+        );
         assert!(skipped.iter().any(|f| f == "sqlx-postgres"), "{skipped:?}");
         assert!(!skipped.iter().any(|f| f == "legacy" || f == "serde"));
     }

@@ -37,28 +37,42 @@ pub(crate) fn web() -> Result {
 /// Builds the wasm and writes the page; returns the page's path.
 fn build(sh: &Shell) -> Result<PathBuf> {
     ensure_targets(sh, &["wasm32-unknown-unknown"])?;
-    run(cargo(sh, "build -p oid-web --lib --target wasm32-unknown-unknown --profile web"))?;
+    run(cargo(
+        sh,
+        "build -p oid-web --lib --target wasm32-unknown-unknown --profile web",
+    ))?;
     let wasm = cargo_target_dir().join("wasm32-unknown-unknown/web/oid_web.wasm");
-    let wasm_size =
-        std::fs::metadata(&wasm).map_err(|e| format!("{}: {e}", wasm.display()))?.len() as usize;
+    let wasm_size = std::fs::metadata(&wasm)
+        .map_err(|e| format!("{}: {e}", wasm.display()))?
+        .len() as usize;
     within_budget("oid_web.wasm", wasm_size, WASM_BUDGET)?;
     // `-n`: no name or time in the header, so the same wasm gives the same page.
     let gzipped = cmd!(sh, "gzip -9 -n -c {wasm}").quiet().output()?.stdout;
     let read =
         |name: &str| std::fs::read_to_string(project_root().join("oid-web/static").join(name));
-    let script =
-        replace_once(&minify(&read("oid-web.js")?), "__OID_WASM__", &BASE64.encode(&gzipped))?;
+    let script = replace_once(
+        &minify(&read("oid-web.js")?),
+        "__OID_WASM__",
+        &BASE64.encode(&gzipped),
+    )?;
     if script.contains("</script") {
         return Err("oid-web.js holds `</script`, which would end the inline script".into());
     }
-    let hash = format!("'sha256-{}'", BASE64.encode(Sha256::digest(script.as_bytes())));
+    let hash = format!(
+        "'sha256-{}'",
+        BASE64.encode(Sha256::digest(script.as_bytes()))
+    );
     let html = replace_once(&read("index.html")?, "__OID_SCRIPT_HASH__", &hash)?;
     let html = replace_once(&html, "__OID_SCRIPT__", &script)?;
     let out = project_root().join("target/web");
     std::fs::create_dir_all(&out)?;
     std::fs::write(out.join(PAGE), &html)?;
-    let (gz, size, kib, shown) =
-        (gzipped.len(), html.len(), html.len() as f64 / 1024.0, out.display());
+    let (gz, size, kib, shown) = (
+        gzipped.len(),
+        html.len(),
+        html.len() as f64 / 1024.0,
+        out.display(),
+    );
     eprintln!(
         "oid_web.wasm: {wasm_size} bytes ({gz} gzipped); {PAGE}: {size} bytes ({kib:.1} KiB), in {shown}"
     );
@@ -69,7 +83,11 @@ fn build(sh: &Shell) -> Result<PathBuf> {
 /// Fails when `what` (`size` bytes) is over `budget` bytes.
 fn within_budget(what: &str, size: usize, budget: usize) -> Result {
     let over = format!("{what} is {size} bytes, over the {budget}-byte budget");
-    if size > budget { Err(over.into()) } else { Ok(()) }
+    if size > budget {
+        Err(over.into())
+    } else {
+        Ok(())
+    }
 }
 
 /// `text` with its one `marker` replaced by `with`; an error when the marker is missing or there
@@ -119,7 +137,10 @@ mod tests {
     fn csp_hashes_are_standard_base64_of_sha256() {
         // The `'sha256-…'` source of the CSP spec's example script `alert('Hello, world.');`.
         let digest = Sha256::digest(b"alert('Hello, world.');");
-        assert_eq!(BASE64.encode(digest), "qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng=");
+        assert_eq!(
+            BASE64.encode(digest),
+            "qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng="
+        );
     }
 
     #[test]

@@ -94,8 +94,19 @@ mod tests {
         for (i, &(_, kind, flags, contents, nobits)) in sections.iter().enumerate() {
             let offset = data_start + body.len() as u32;
             body.extend_from_slice(contents);
-            let size = if kind == SHT_NOBITS { nobits } else { contents.len() as u32 };
-            headers.push((name_at[i], kind, flags, 0x1000 * (i as u32 + 1), offset, size));
+            let size = if kind == SHT_NOBITS {
+                nobits
+            } else {
+                contents.len() as u32
+            };
+            headers.push((
+                name_at[i],
+                kind,
+                flags,
+                0x1000 * (i as u32 + 1),
+                offset,
+                size,
+            ));
         }
         let names_offset = data_start + body.len() as u32;
         body.extend_from_slice(&names);
@@ -110,9 +121,14 @@ mod tests {
         v.extend_from_slice(&body);
         for (name, kind, flags, addr, offset, size) in headers {
             let mut h = [0u8; 40];
-            for (at, value) in
-                [(0, name), (4, kind), (8, flags), (12, addr), (16, offset), (20, size)]
-            {
+            for (at, value) in [
+                (0, name),
+                (4, kind),
+                (8, flags),
+                (12, addr),
+                (16, offset),
+                (20, size),
+            ] {
                 h[at..at + 4].copy_from_slice(&value.to_le_bytes());
             }
             v.extend_from_slice(&h);
