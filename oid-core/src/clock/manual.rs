@@ -95,6 +95,10 @@ impl ManualClock {
     /// assert_eq!(unset.unix_seconds(), None);
     /// ```
     pub fn advance(&self, secs: u64) {
+        #[allow(
+            deprecated,
+            reason = "newer Rust renames it `try_update`; the MSRV has only `fetch_update`"
+        )]
         let _ = self.secs.fetch_update(
             core::sync::atomic::Ordering::Relaxed,
             core::sync::atomic::Ordering::Relaxed,
