@@ -30,7 +30,7 @@ use clap::{CommandFactory, FromArgMatches, Parser};
 #[derive(Debug, Parser)]
 #[command(name = "cargo xtask", bin_name = "cargo xtask")]
 enum Cli {
-    /// The whole CI, about 55 minutes on 2 cores: fmt, clippy, tests, rustdoc, the release
+    /// The whole CI, about 50 minutes on 2 cores: fmt, clippy, tests, rustdoc, the release
     /// check, msrv, no_std builds, the web page, firmware under QEMU and the verification
     /// steps. Prints its steps first; a failed step does not stop the others. The quick check
     /// while working is `cargo test --workspace`.
