@@ -7,42 +7,8 @@
 use oid_audit::{Audit, Kind, Options, Report};
 use oid_core::ObjectId;
 
-const NOW: u32 = 1_780_000_000; // 2026-05-28
-const T0: u32 = 1_779_000_000;
-
-/// A generator as drivers make them: one random value, a counter that rises by one and wraps.
-#[derive(Clone)]
-struct Gen {
-    r: [u8; 5],
-    c: u32,
-}
-
-impl Gen {
-    fn new(r: u64, c: u32) -> Gen {
-        let b = r.to_be_bytes();
-        Gen {
-            r: [b[3], b[4], b[5], b[6], b[7]],
-            c: c & 0xff_ffff,
-        }
-    }
-
-    fn id(&mut self, t: u32) -> ObjectId {
-        let id = ObjectId::from_parts(t, self.r, self.c);
-        self.c = (self.c + 1) & 0xff_ffff;
-        id
-    }
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+mod common;
+use common::{Gen, NOW, Rng, T0};
 
 fn audit(ids: &[(ObjectId, usize)], sources: usize, opts: Options) -> Report {
     let mut a = Audit::new(opts);

@@ -7,24 +7,8 @@
 use oid_audit::{Audit, Options, Report};
 use oid_core::ObjectId;
 
-const NOW: u32 = 1_780_000_000;
-const T0: u32 = 1_779_000_000;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
-fn id(t: u32, r: u64, c: u32) -> ObjectId {
-    let b = r.to_be_bytes();
-    ObjectId::from_parts(t, [b[3], b[4], b[5], b[6], b[7]], c & 0xff_ffff)
-}
+mod common;
+use common::{NOW, Rng, T0, id};
 
 fn one_at_a_time(ids: &[(ObjectId, usize)], opts: &Options) -> Report {
     let mut a = Audit::new(opts.clone());
