@@ -162,10 +162,7 @@ impl Audit {
     /// When runs had to be spilled and the spill file failed.
     #[inline]
     pub fn push(&mut self, id: ObjectId, source: Source) -> Result<(), Error> {
-        let b = id.bytes();
-        let t = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
-        let r = u64::from_be_bytes([0, 0, 0, b[4], b[5], b[6], b[7], b[8]]);
-        let c = u32::from_be_bytes([0, b[9], b[10], b[11]]);
+        let (t, r, c) = parts(&id);
         if let Some(n) = self.per_source.get_mut(source.0 as usize) {
             *n += 1;
         }
@@ -184,26 +181,19 @@ impl Audit {
         }
         let mut rest = ids;
         while let Some((first, more)) = rest.split_first() {
-            let b = first.bytes();
-            // The second and the random value's first 4 bytes, then its last byte and the
-            // counter: the next id of the run has the same `hi` and `lo` one more, without a
-            // carry out of the counter (`0xffffff` wraps to 0, which starts another run).
-            let hi = u64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
-            let mut lo = u32::from_be_bytes([b[8], b[9], b[10], b[11]]);
+            // The next id of the run has the same `hi` and `lo` one more, without a carry out
+            // of the counter (`0xffffff` wraps to 0, which starts another run).
+            let (hi, mut lo) = halves(first);
             let mut n = 1_usize;
             for id in more {
-                let b = id.bytes();
-                let next_hi = u64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
-                let next_lo = u32::from_be_bytes([b[8], b[9], b[10], b[11]]);
+                let (next_hi, next_lo) = halves(id);
                 if next_hi != hi || next_lo != lo.wrapping_add(1) || next_lo & 0xff_ffff == 0 {
                     break;
                 }
                 lo = next_lo;
                 n += 1;
             }
-            let t = (hi >> 32) as u32;
-            let r = u64::from_be_bytes([0, 0, 0, b[4], b[5], b[6], b[7], b[8]]);
-            let c = u32::from_be_bytes([0, b[9], b[10], b[11]]);
+            let (t, r, c) = parts(first);
             // `n` ids of consecutive counters from `c`, all below 2^24: `n` fits a `u32`.
             self.store.push_run(r, t, c, n as u32, source.0)?;
             rest = &rest[n..];
@@ -224,4 +214,24 @@ impl Audit {
         let (merged, per_second, _) = self.store.finish()?;
         analyze::Analysis::new(&self.opts, &self.names).run(merged, per_second, &self.per_source)
     }
+}
+
+/// An id's second, random value and counter.
+#[inline]
+const fn parts(id: &ObjectId) -> (u32, u64, u32) {
+    let b = id.bytes();
+    let t = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+    let r = u64::from_be_bytes([0, 0, 0, b[4], b[5], b[6], b[7], b[8]]);
+    let c = u32::from_be_bytes([0, b[9], b[10], b[11]]);
+    (t, r, c)
+}
+
+/// An id as two words: its second and the random value's first 4 bytes, then the value's last
+/// byte and the counter.
+#[inline]
+const fn halves(id: &ObjectId) -> (u64, u32) {
+    let b = id.bytes();
+    let hi = u64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+    let lo = u32::from_be_bytes([b[8], b[9], b[10], b[11]]);
+    (hi, lo)
 }
