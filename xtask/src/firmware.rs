@@ -17,9 +17,8 @@
 
 mod elf;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Instant;
 
 use xshell::Shell;
 
@@ -37,6 +36,8 @@ struct Machine {
     /// (mcause 2): the check that a core without the A extension really traps on an atomic
     /// instruction, so that the passing runs of the imc build mean something.
     expect: (i32, &'static str),
+    /// Whether `cargo xtask size` measures its target here (one machine per target).
+    size: bool,
 }
 
 /// Cortex-M on `qemu-system-arm`: thumbv6m is a real Cortex-M0 (nRF51) without compare-and-swap,
@@ -46,13 +47,13 @@ struct Machine {
 /// core (sifive-e31) and must trap on the core without A, the trap turned into exit status 1.
 #[rustfmt::skip]
 const MACHINES: &[Machine] = &[
-    Machine { target: "thumbv7m-none-eabi", emulator: ARM, args: "-machine lm3s6965evb -cpu cortex-m3", expect: PASS },
-    Machine { target: "thumbv6m-none-eabi", emulator: ARM, args: "-machine microbit", expect: PASS },
-    Machine { target: "thumbv7em-none-eabihf", emulator: ARM, args: "-machine mps2-an386 -cpu cortex-m4", expect: PASS },
-    Machine { target: IMC, emulator: RISCV, args: "-machine sifive_e -cpu lowrisc-ibex", expect: PASS },
-    Machine { target: IMC, emulator: RISCV, args: "-machine sifive_e -cpu rv32,a=off", expect: PASS },
-    Machine { target: IMAC, emulator: RISCV, args: "-machine sifive_e", expect: PASS },
-    Machine { target: IMAC, emulator: RISCV, args: "-machine sifive_e -cpu rv32,a=off", expect: (1, "FAIL: trap mcause=0x2 ") },
+    Machine { target: "thumbv7m-none-eabi", emulator: ARM, args: "-machine lm3s6965evb -cpu cortex-m3", expect: PASS, size: false },
+    Machine { target: "thumbv6m-none-eabi", emulator: ARM, args: "-machine microbit", expect: PASS, size: true },
+    Machine { target: "thumbv7em-none-eabihf", emulator: ARM, args: "-machine mps2-an386 -cpu cortex-m4", expect: PASS, size: true },
+    Machine { target: IMC, emulator: RISCV, args: "-machine sifive_e -cpu lowrisc-ibex", expect: PASS, size: true },
+    Machine { target: IMC, emulator: RISCV, args: "-machine sifive_e -cpu rv32,a=off", expect: PASS, size: false },
+    Machine { target: IMAC, emulator: RISCV, args: "-machine sifive_e", expect: PASS, size: false },
+    Machine { target: IMAC, emulator: RISCV, args: "-machine sifive_e -cpu rv32,a=off", expect: (1, "FAIL: trap mcause=0x2 "), size: false },
 ];
 
 const PASS: (i32, &str) = (0, "selftest: ok");
@@ -69,11 +70,9 @@ const PROFILE: &str = "firmware";
 const BUDGET: i64 = 2048;
 /// The targets held to [`BUDGET`].
 const BUDGETED: &[&str] = &["thumbv6m-none-eabi", IMC];
-/// The targets `cargo xtask size` measures.
-const SIZE_TARGETS: &[&str] = &["thumbv6m-none-eabi", "thumbv7em-none-eabihf", IMC];
 /// A firmware run that takes longer than this (seconds) has hung (a lost interrupt, a trap with
 /// no handler): it is killed and fails. Normal runs take well under a second.
-const RUN_TIMEOUT: u32 = 30;
+const RUN_TIMEOUT: &str = "30";
 
 /// oid-embedded built alone (the no_std guard; defmt checked for thumbv6m and thumbv7em): each
 /// target with these features. riscv32imc has no atomic instructions at all: read-modify-writes
@@ -91,127 +90,91 @@ const LIBRARY_BUILDS: &[(&str, &str)] = &[
 /// under QEMU, and the size report.
 pub(crate) fn ci_steps(r: &mut Runner) {
     for &(target, features) in LIBRARY_BUILDS {
-        let label = if features.is_empty() {
-            "(none)"
-        } else {
-            features
-        };
         r.step(
-            &format!("oid-embedded for {target}, features {label}"),
+            &format!("oid-embedded for {target}, features [{features}]"),
             |sh| {
                 ensure_targets(sh, &[target])?;
-                let build = cargo(
-                    sh,
-                    "build -p oid-embedded --lib --no-default-features --target",
-                );
-                run(build.arg(target).arg(format!("--features={features}")))
+                let lib = "build -p oid-embedded --lib --no-default-features --target";
+                run(cargo(sh, &format!("{lib} {target} --features={features}")))
             },
         );
     }
     for m in MACHINES {
-        let what = if m.expect == PASS {
-            "self-test"
-        } else {
-            "trap on atomics (no A)"
-        };
-        r.cmd("firmware").step(
-            &format!("firmware {what} on {} ({})", m.target, m.args),
-            |sh| {
-                let elf = build(sh, m.target, "selftest", "")?;
-                if m.emulator == RISCV {
-                    check_atomic_instructions(m.target, &std::fs::read(&elf)?)?;
+        let (target, args, (code, line)) = (m.target, m.args, m.expect);
+        let name = format!("firmware on {target} ({args}): exit {code}, `{line}`");
+        r.cmd("firmware").step(&name, |sh| {
+            let elf = build(sh, target, "selftest", "")?;
+            if m.emulator == RISCV {
+                let found = elf::atomic_instructions(&std::fs::read(&elf)?)?;
+                let n = found.len();
+                eprintln!("{target}: {n} atomic instructions");
+                // Some in the imac build, else the scan is broken and finding none in the imc
+                // build would prove nothing.
+                if found.is_empty() != (target == IMC) {
+                    return Err(format!(
+                        "{n} atomic instructions in the {target} build (at {found:x?}): \
+                         riscv32imc must have none, riscv32imac some (else the scan is broken)"
+                    )
+                    .into());
                 }
-                let (status, out) = run_qemu(sh, m, &elf)?;
-                let (code, line) = m.expect;
-                if status == Some(code) && out.lines().any(|l| l.trim().starts_with(line)) {
-                    return Ok(());
-                }
-                let got = describe(status);
-                Err(format!("expected exit status {code} and a line `{line}`, got {got}").into())
-            },
-        );
+            }
+            let out = run_qemu(sh, m, &elf, code)?;
+            if !out.lines().any(|l| l.trim().starts_with(line)) {
+                return Err(format!("no line `{line}` in the output").into());
+            }
+            Ok(())
+        });
     }
     r.cmd("size")
         .step("firmware: flash cost of ids", size_report);
 }
 
-/// How a QEMU run ended.
-fn describe(status: Option<i32>) -> String {
-    status.map_or(format!("no exit within {RUN_TIMEOUT} s (killed)"), |code| {
-        format!("exit status {code}")
-    })
-}
-
-/// The `size` probe's variants: cargo features and what they add.
-const VARIANTS: &[(&str, &str)] = &[
-    ("", "baseline: prints a constant"),
-    ("ids", "+ ids, seeded by a hardware RNG"),
-    ("ids,device-id", "+ ids, seeded by device id (SipHash)"),
+/// The `size` probe's variants: cargo features, what they add, and the start of the line the
+/// probe must print: a constant, or an id of the time it sets, 1_700_000_000 = 0x6553f100.
+#[rustfmt::skip]
+const VARIANTS: &[(&str, &str, &str)] = &[
+    ("", "baseline: prints a constant", "000000000000000000000000"),
+    ("ids", "+ ids, seeded by a hardware RNG", "6553f100"),
+    ("ids,device-id", "+ ids, seeded by device id (SipHash)", "6553f100"),
 ];
 
 fn size_report(sh: &Shell) -> Result {
     let row = |a: &str, b: &str, c: [String; 5]| {
-        format!(
-            "{a:<28} {b:<38} {:>7} {:>7} {:>6} {:>6} {:>6}\n",
-            c[0], c[1], c[2], c[3], c[4]
-        )
+        format!("{a:<28} {b:<38}{}\n", c.map(|v| format!("{v:>7}")).concat())
     };
-    let mut table = row(
-        "target",
-        "variant",
-        ["text", "rodata", "data", "flash", "bss"].map(String::from),
-    );
-    let mut over_budget = Vec::new();
-    for target in SIZE_TARGETS {
-        let m = MACHINES
-            .iter()
-            .find(|m| m.target == *target && m.expect == PASS)
-            .ok_or(format!("no machine runs {target}"))?;
+    let head = ["text", "rodata", "data", "flash", "bss"].map(String::from);
+    let (mut table, mut over_budget) = (row("target", "variant", head), Vec::new());
+    for m in MACHINES.iter().filter(|m| m.size) {
         let mut baseline = None;
-        for &(features, label) in VARIANTS {
+        for &(features, label, start) in VARIANTS {
             let elf = build(sh, m.target, "size", features)?;
             let sizes = elf::section_sizes(&std::fs::read(&elf)?)
                 .map_err(|e| format!("{}: {e}", elf.display()))?;
-            // The probe must really work: it prints the id it made (or the constant); the time
-            // is set to 1_700_000_000 = 0x6553f100.
-            let (status, out) = run_qemu(sh, m, &elf)?;
+            // The probe must really work: it prints the id it made (or the constant).
+            let out = run_qemu(sh, m, &elf, 0)?;
             let line = out.lines().next().unwrap_or("").trim();
-            let id = line.len() == 24 && line.bytes().all(|b| b.is_ascii_hexdigit());
-            let valid = if features.is_empty() {
-                line == "0".repeat(24)
-            } else {
-                id && line.starts_with("6553f100")
-            };
-            if status != Some(0) || !valid {
-                let (what, got) = (
-                    format!("size probe {} [{features}]", m.target),
-                    describe(status),
-                );
-                return Err(format!("{what} printed {line:?}, not an id: {got}").into());
+            if line.len() != 24
+                || !line.bytes().all(|b| b.is_ascii_hexdigit())
+                || !line.starts_with(start)
+            {
+                let what = format!("size probe {} [{features}]", m.target);
+                return Err(format!("{what} printed {line:?}, not an id").into());
             }
             // The baseline's sizes, then each variant's difference from it (signed).
-            let shown = baseline.map_or(sizes, |base: [i64; 5]| {
-                std::array::from_fn(|i| sizes[i] - base[i])
-            });
-            let n = |v: i64| {
-                if baseline.is_some() {
-                    format!("{v:+}")
-                } else {
-                    v.to_string()
-                }
+            let base = *baseline.get_or_insert(sizes);
+            let diff: [i64; 5] = std::array::from_fn(|i| sizes[i] - base[i]);
+            let cells = if features.is_empty() {
+                sizes.map(|v| v.to_string())
+            } else {
+                diff.map(|v| format!("{v:+}"))
             };
-            table += &row(m.target, label, shown.map(n));
-            if baseline.is_some()
-                && BUDGETED.contains(&m.target)
-                && features == "ids"
-                && shown[3] > BUDGET
-            {
+            table += &row(m.target, label, cells);
+            if BUDGETED.contains(&m.target) && features == "ids" && diff[3] > BUDGET {
                 over_budget.push(format!(
                     "{}: {} bytes of flash, over {BUDGET}",
-                    m.target, shown[3]
+                    m.target, diff[3]
                 ));
             }
-            baseline.get_or_insert(sizes);
         }
     }
     println!(
@@ -224,72 +187,35 @@ fn size_report(sh: &Shell) -> Result {
 /// Builds one firmware binary and returns the ELF's path.
 fn build(sh: &Shell, target: &str, bin: &str, features: &str) -> Result<PathBuf> {
     ensure_targets(sh, &[target])?;
-    let build = cargo(
-        sh,
-        "build -p oid-embedded-firmware --no-default-features --profile firmware",
+    let args = format!(
+        "build -p oid-embedded-firmware --no-default-features --profile {PROFILE} --bin {bin} \
+         --target {target} --features={features}"
     );
-    run(build.args([
-        "--bin",
-        bin,
-        "--target",
-        target,
-        &format!("--features={features}"),
-    ]))?;
+    run(cargo(sh, &args))?;
     Ok(cargo_target_dir().join(target).join(PROFILE).join(bin))
 }
 
 /// Runs `elf` on `m` under QEMU, killed at [`RUN_TIMEOUT`] by coreutils' `timeout`; prints and
-/// returns what it printed and how it ended (the exit code; `None` if it was killed at the
-/// timeout or by a signal).
-fn run_qemu(sh: &Shell, m: &Machine, elf: &std::path::Path) -> Result<(Option<i32>, String)> {
+/// returns what it printed, or an error unless it exited with `code`.
+fn run_qemu(sh: &Shell, m: &Machine, elf: &Path, code: i32) -> Result<String> {
     crate::provision::install(sh, crate::provision::Kit::Qemu)?;
     let qemu = crate::provision::unpacked(m.emulator);
     let mut c = Command::new("timeout");
-    c.arg(RUN_TIMEOUT.to_string())
-        .arg(qemu.get_program())
-        .args(m.args.split(' '));
-    c.envs(
-        qemu.get_envs()
-            .filter_map(|(key, value)| Some((key, value?))),
-    );
-    c.args([
-        "-nographic",
-        "-semihosting-config",
-        "enable=on,target=native",
-        "-kernel",
-    ])
-    .arg(elf);
-    let (start, output) = (Instant::now(), c.stdin(Stdio::null()).output()?);
-    // `timeout` exits 124 when it killed the run (the firmware itself exits 0 or 1).
-    let status = output.status.code().filter(|&code| code != 124);
+    c.arg(RUN_TIMEOUT).arg(qemu.get_program());
+    // The environment `unpacked` set for QEMU (its libraries), passed through `timeout`.
+    for (key, value) in qemu.get_envs() {
+        c.env(key, value.unwrap_or_default());
+    }
+    let fixed = "-nographic -semihosting-config enable=on,target=native -kernel";
+    c.args(m.args.split(' ').chain(fixed.split(' '))).arg(elf);
+    let output = c.stderr(Stdio::inherit()).output()?;
     let out = String::from_utf8_lossy(&output.stdout).into_owned();
     print!("{out}");
-    // QEMU's lm3s6965evb prints this harmless line; anything else is shown.
-    let err = String::from_utf8_lossy(&output.stderr);
-    err.lines()
-        .filter(|l| !l.contains("Timer with period zero"))
-        .for_each(|l| eprintln!("qemu: {l}"));
-    let (ms, got) = (start.elapsed().as_millis(), describe(status));
-    eprintln!("{} on {}: {got} after {ms} ms", m.target, m.args);
-    Ok((status, out))
-}
-
-/// Fails if a firmware built for riscv32imc contains an atomic instruction; for riscv32imac,
-/// checks that the scan finds the ones it has (so that finding none means something).
-fn check_atomic_instructions(target: &str, elf: &[u8]) -> Result {
-    let found = elf::atomic_instructions(elf)?;
-    eprintln!(
-        "{target}: {} atomic instructions in the firmware",
-        found.len()
-    );
-    match found.first() {
-        Some(first) if target == IMC => Err(format!(
-            "an atomic instruction in a build for a core without them, at {first:#x}"
-        )
-        .into()),
-        None if target == IMAC => Err(
-            "no atomic instruction found in the imac build: the instruction scan is broken".into(),
-        ),
-        _ => Ok(()),
+    let on = format!("{} on {}", m.target, m.args);
+    match output.status.code() {
+        Some(status) if status == code => Ok(out),
+        // `timeout` exits 124 when it killed the run (the firmware itself exits 0 or 1).
+        Some(124) | None => Err(format!("{on}: no exit within {RUN_TIMEOUT} s (killed)").into()),
+        Some(status) => Err(format!("{on}: exit status {status}, expected {code}").into()),
     }
 }

@@ -4,7 +4,7 @@
 use object::elf::{SHF_ALLOC, SHF_EXECINSTR, SHF_WRITE};
 use object::{Object, ObjectSection, SectionFlags, SectionKind};
 
-type Result<T> = std::result::Result<T, String>;
+use crate::util::Result;
 
 /// The allocated section sizes of an ELF, as `llvm-size` counts them: text (executable code),
 /// rodata (other read-only sections, the vector table included), data (writable ones with
@@ -12,23 +12,18 @@ type Result<T> = std::result::Result<T, String>;
 /// contents, `SHT_NOBITS`: RAM only). riscv-rt's `.stack` and `.heap` are not counted: they
 /// reserve whatever RAM is left.
 pub(super) fn section_sizes(elf: &[u8]) -> Result<[i64; 5]> {
-    let file = object::File::parse(elf).map_err(|e| e.to_string())?;
     let mut sizes = [0; 5];
-    for s in file.sections() {
+    for s in object::File::parse(elf)?.sections() {
         let (SectionFlags::Elf { sh_flags }, Ok(name)) = (s.flags(), s.name()) else {
             continue;
         };
         let flag = |f: u32| sh_flags & u64::from(f) != 0;
         if flag(SHF_ALLOC) && name != ".stack" && name != ".heap" {
-            let nobits = s.kind() == SectionKind::UninitializedData;
-            let slot = if flag(SHF_EXECINSTR) {
-                0
-            } else if !flag(SHF_WRITE) {
-                1
-            } else if nobits {
-                4
-            } else {
-                2
+            let slot = match (flag(SHF_EXECINSTR), flag(SHF_WRITE)) {
+                (true, _) => 0,
+                (false, false) => 1,
+                _ if s.kind() == SectionKind::UninitializedData => 4,
+                _ => 2,
             };
             sizes[slot] += s.size() as i64;
         }
@@ -41,10 +36,10 @@ pub(super) fn section_sizes(elf: &[u8]) -> Result<[i64; 5]> {
 /// `sc`, `amo*`) in the executable sections of a riscv32 ELF, decoding 16- and 32-bit
 /// instructions in sequence (the low two bits tell the length).
 pub(super) fn atomic_instructions(elf: &[u8]) -> Result<Vec<u64>> {
-    let file = object::File::parse(elf).map_err(|e| e.to_string())?;
     let mut found = Vec::new();
+    let file = object::File::parse(elf)?;
     for s in file.sections().filter(|s| s.kind() == SectionKind::Text) {
-        let (code, mut at) = (s.data().map_err(|e| e.to_string())?, 0);
+        let (code, mut at) = (s.data()?, 0);
         while let Some(&low) = code.get(at) {
             let long = low & 0b11 == 0b11; // else a compressed instruction
             if long && low & 0x7f == 0b010_1111 && at + 4 <= code.len() {
@@ -73,7 +68,7 @@ mod tests {
             (".bss", SHT_NOBITS, 0x3, &[], 32),
             (".debug_info", 1, 0x0, &[0; 5000], 0),
         ]);
-        assert_eq!(section_sizes(&image), Ok([1000, 200, 64, 1264, 32]));
+        assert_eq!(section_sizes(&image).ok(), Some([1000, 200, 64, 1264, 32]));
     }
 
     /// An ELF32 image with named sections and contents: `(name, kind, flags, contents or
@@ -148,7 +143,7 @@ mod tests {
         let file = object::File::parse(&image[..]).unwrap();
         let names: Vec<&str> = file.sections().filter_map(|s| s.name().ok()).collect();
         assert_eq!(names, [".text", ".data", ".bss", ".stack", ".shstrtab"]);
-        assert_eq!(section_sizes(&image), Ok([2, 0, 4, 6, 8]));
+        assert_eq!(section_sizes(&image).ok(), Some([2, 0, 4, 6, 8]));
     }
 
     #[test]
@@ -165,12 +160,12 @@ mod tests {
             (".text", 1, 0x6, code, 0),
             (".rodata", 1, 0x2, &[0x2f; 8], 0),
         ]);
-        assert_eq!(atomic_instructions(&image), Ok(vec![0x2002, 0x200c]));
+        assert_eq!(atomic_instructions(&image).ok(), Some(vec![0x2002, 0x200c]));
         // Without them: an addi, then compressed instructions (low bits 01) whose second byte
         // is 0x2f; and a `.rodata` full of 0x2f (not code) in the image above.
         let plain: &[u8] = &[0x13, 0x05, 0x15, 0x00, 0x01, 0x2f, 0x05, 0x2f];
         let image = named_elf(&[("", 0, 0, &[], 0), (".text", 1, 0x6, plain, 0)]);
-        assert_eq!(atomic_instructions(&image), Ok(vec![]));
+        assert_eq!(atomic_instructions(&image).ok(), Some(vec![]));
     }
 
     #[test]
