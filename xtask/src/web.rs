@@ -37,57 +37,36 @@ pub(crate) fn web() -> Result {
 /// Builds the wasm and writes the page; returns the page's path.
 fn build(sh: &Shell) -> Result<PathBuf> {
     ensure_targets(sh, &["wasm32-unknown-unknown"])?;
-    run(cargo(
-        sh,
-        "build -p oid-web --lib --target wasm32-unknown-unknown --profile web",
-    ))?;
+    let build = "build -p oid-web --lib --target wasm32-unknown-unknown --profile web";
+    run(cargo(sh, build))?;
     let wasm = cargo_target_dir().join("wasm32-unknown-unknown/web/oid_web.wasm");
-    let wasm_size = std::fs::metadata(&wasm)
-        .map_err(|e| format!("{}: {e}", wasm.display()))?
-        .len() as usize;
-    within_budget("oid_web.wasm", wasm_size, WASM_BUDGET)?;
     // `-n`: no name or time in the header, so the same wasm gives the same page.
     let gzipped = cmd!(sh, "gzip -9 -n -c {wasm}").quiet().output()?.stdout;
     let read =
         |name: &str| std::fs::read_to_string(project_root().join("oid-web/static").join(name));
-    let script = replace_once(
-        &minify(&read("oid-web.js")?),
-        "__OID_WASM__",
-        &BASE64.encode(&gzipped),
-    )?;
+    let wasm_base64 = BASE64.encode(&gzipped);
+    let script = replace_once(&minify(&read("oid-web.js")?), "__OID_WASM__", &wasm_base64)?;
     if script.contains("</script") {
         return Err("oid-web.js holds `</script`, which would end the inline script".into());
     }
-    let hash = format!(
-        "'sha256-{}'",
-        BASE64.encode(Sha256::digest(script.as_bytes()))
-    );
+    let digest = Sha256::digest(script.as_bytes());
+    let hash = format!("'sha256-{}'", BASE64.encode(digest));
     let html = replace_once(&read("index.html")?, "__OID_SCRIPT_HASH__", &hash)?;
     let html = replace_once(&html, "__OID_SCRIPT__", &script)?;
-    let out = project_root().join("target/web");
-    std::fs::create_dir_all(&out)?;
-    std::fs::write(out.join(PAGE), &html)?;
-    let (gz, size, kib, shown) = (
-        gzipped.len(),
-        html.len(),
-        html.len() as f64 / 1024.0,
-        out.display(),
-    );
-    eprintln!(
-        "oid_web.wasm: {wasm_size} bytes ({gz} gzipped); {PAGE}: {size} bytes ({kib:.1} KiB), in {shown}"
-    );
-    within_budget(PAGE, size, PAGE_BUDGET)?;
-    Ok(out.join(PAGE))
-}
-
-/// Fails when `what` (`size` bytes) is over `budget` bytes.
-fn within_budget(what: &str, size: usize, budget: usize) -> Result {
-    let over = format!("{what} is {size} bytes, over the {budget}-byte budget");
-    if size > budget {
-        Err(over.into())
-    } else {
-        Ok(())
+    let page = project_root().join("target/web").join(PAGE);
+    std::fs::create_dir_all(project_root().join("target/web"))?;
+    std::fs::write(&page, &html)?;
+    let wasm_size = std::fs::metadata(&wasm)?.len() as usize;
+    for (what, size, budget) in [
+        ("oid_web.wasm", wasm_size, WASM_BUDGET),
+        (PAGE, html.len(), PAGE_BUDGET),
+    ] {
+        eprintln!("{what}: {size} bytes, budget {budget}");
+        if size > budget {
+            return Err(format!("{what} is {size} bytes, over the {budget}-byte budget").into());
+        }
     }
+    Ok(page)
 }
 
 /// `text` with its one `marker` replaced by `with`; an error when the marker is missing or there
@@ -120,13 +99,14 @@ fn minify(js: &str) -> String {
 pub(crate) fn build_and_test(sh: &Shell) -> Result {
     let page = build(sh)?;
     crate::provision::install(sh, crate::provision::Kit::Web)?;
-    let e2e = project_root().join("oid-web/e2e");
-    let node =
-        cmd!(sh, "node --test").args([e2e.join("page.test.mjs"), e2e.join("firefox.test.mjs")]);
-    run(node
-        .env("OID_WEB_PAGE", &page)
-        .env("OID_WEB_CHROMIUM", CHROMIUM)
-        .env("OID_WEB_FIREFOX", FIREFOX))
+    let _page = sh.push_env("OID_WEB_PAGE", page);
+    let _chromium = sh.push_env("OID_WEB_CHROMIUM", CHROMIUM);
+    let _firefox = sh.push_env("OID_WEB_FIREFOX", FIREFOX);
+    let e2e = "oid-web/e2e";
+    run(cmd!(
+        sh,
+        "node --test {e2e}/page.test.mjs {e2e}/firefox.test.mjs"
+    ))
 }
 
 #[cfg(test)]
