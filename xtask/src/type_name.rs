@@ -21,11 +21,8 @@ pub(crate) fn step(sh: &Shell) -> Result {
     let check = cmd!(sh, "rustup check").ignore_status().read()?;
     let stable = newest_stable(&check).ok_or("`rustup check` names no stable release")?;
     // `install` on the beta channel brings it to its newest release (a no-op when it is there).
-    run(cmd!(
-        sh,
-        "rustup toolchain install --profile minimal {stable} beta"
-    ))?;
-    for toolchain in [stable.as_str(), "beta"] {
+    run(cmd!(sh, "rustup install --profile minimal {stable} beta"))?;
+    for toolchain in [stable, "beta"] {
         run(cmd!(sh, "rustc +{toolchain} --version"))?;
         let dir = cargo_target_dir().join("type-name").join(toolchain);
         run(cmd!(
@@ -39,14 +36,12 @@ pub(crate) fn step(sh: &Shell) -> Result {
 
 /// The newest stable release in `rustup check`'s output (`stable-<host> - update available:
 /// 1.95.0 (…) -> 1.99.1 (…)` or `stable-<host> - up to date: 1.99.1 (…)`).
-fn newest_stable(check: &str) -> Option<String> {
+fn newest_stable(check: &str) -> Option<&str> {
     let line = check.lines().find(|l| l.starts_with("stable-"))?;
     let newest = line.rsplit(['>', ':']).next()?;
     let version = newest.split_whitespace().next()?;
-    version
-        .split('.')
-        .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| version.to_owned())
+    let numbers = version.split('.').all(|n| n.parse::<u32>().is_ok());
+    numbers.then_some(version)
 }
 
 #[cfg(test)]
@@ -56,9 +51,9 @@ mod tests {
     #[test]
     fn the_newest_stable_is_read_from_rustup_check() {
         let update = "stable-x86_64-unknown-linux-gnu - update available: 1.95.0 (59807616e 2026-04-14) -> 1.99.1 (58cf8f9c3 2026-10-13)\nbeta-x86_64-unknown-linux-gnu - up to date: 1.100.0-beta.7 (fd8e211ae 2026-10-17)\n";
-        assert_eq!(newest_stable(update).as_deref(), Some("1.99.1"));
+        assert_eq!(newest_stable(update), Some("1.99.1"));
         let current = "nightly-x86_64-unknown-linux-gnu - up to date: 1.97.0-nightly (e50aa6fba 2026-05-19)\nstable-x86_64-unknown-linux-gnu - up to date: 1.99.1 (58cf8f9c3 2026-10-13)\n";
-        assert_eq!(newest_stable(current).as_deref(), Some("1.99.1"));
+        assert_eq!(newest_stable(current), Some("1.99.1"));
         assert_eq!(
             newest_stable("stable-x86_64-unknown-linux-gnu - error\n"),
             None
