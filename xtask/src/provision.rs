@@ -206,12 +206,9 @@ fn pip(sh: &Shell, dir: &str, req: &str, flags: &[&str]) -> Result {
 /// Whether rustup has the toolchain `name` (`1.85` is not `1.85.1`), asked without its
 /// auto-install (which would install it with the default profile).
 fn has_toolchain(name: &str) -> bool {
-    let which = ["which", "--toolchain", name, "rustc"];
-    works(
-        Command::new("rustup")
-            .args(which)
-            .env("RUSTUP_AUTO_INSTALL", "0"),
-    )
+    let mut rustup = Command::new("rustup");
+    rustup.args(["which", "--toolchain", name, "rustc"]);
+    works(rustup.env("RUSTUP_AUTO_INSTALL", "0"))
 }
 
 /// Whether `c` runs and exits 0 (its output hidden): the "is it installed" probe.
