@@ -9,12 +9,13 @@
 //!   missing), so the declared MSRV is really built: each crate with each of its features alone
 //!   and with all of them together, on the host, and the no_std crates on the thumb targets too.
 
-use xshell::Shell;
+use xshell::{Cmd, Shell};
 
 use crate::provision::cargo_tools;
 use crate::release::PUBLISHED;
 use crate::util::{
-    Result, Runner, cargo, cargo_target_dir, declared_features, ensure_targets, project_root, run,
+    Result, Runner, all_passed, cargo, cargo_target_dir, declared_features, ensure_targets,
+    project_root, run,
 };
 
 /// oid-core's base features, combined in every way for the no_std builds.
@@ -43,19 +44,16 @@ pub(crate) const NOSTD_INTEGRATIONS: &[&str] = &[
 pub(crate) fn integrations() -> Result<Vec<String>> {
     let manifest = std::fs::read_to_string(project_root().join("oid-core/Cargo.toml"))?;
     let own = [CORE_FEATURES, TOOL_FEATURES].concat();
-    Ok(declared_features(&manifest)
-        .into_iter()
-        .filter(|f| !own.contains(&f.as_str()))
-        .collect())
+    let mut features = declared_features(&manifest);
+    features.retain(|f| !own.contains(&f.as_str()));
+    Ok(features)
 }
 
 /// One step per no_std target: without compare-and-swap (Cortex-M0) and with it (Cortex-M4F).
 pub(crate) fn steps(r: &mut Runner) {
     for target in ["thumbv6m-none-eabi", "thumbv7em-none-eabihf"] {
-        r.cmd("nostd").step(
-            &format!("oid-core for {target}: feature combinations"),
-            |sh| build_target(sh, target),
-        );
+        let name = format!("oid-core for {target}: feature combinations");
+        r.cmd("nostd").step(&name, |sh| build_target(sh, target));
     }
 }
 
@@ -63,113 +61,70 @@ pub(crate) fn steps(r: &mut Runner) {
 fn build_target(sh: &Shell, target: &str) -> Result {
     ensure_targets(sh, &[target])?;
     let _tools = cargo_tools(sh)?;
-    let hack = |args: String| {
-        cargo(
-            sh,
-            &format!("hack build -p oid-core --lib --target {target} {args}"),
-        )
-    };
+    let hack = format!("hack build -p oid-core --lib --target {target}");
+    let hack = |args: &str| cargo(sh, &hack).args(args.split(' '));
     let base = CORE_FEATURES.join(",");
     let integrations = [NOSTD_INTEGRATIONS, TOOL_FEATURES].concat().join(",");
+    let powerset = format!("--feature-powerset --include-features={base}");
     if target == "thumbv6m-none-eabi" {
         // The same 16 combinations, split by whether critical-section provides the CAS. Without
         // it, portable-atomic needs the final binary to pick how it is emulated: the build is a
         // single-core user's. With it, that is the user's impl (linked later).
-        let without = base.replace(",critical-section", "");
-        let powerset = format!("--feature-powerset --include-features={without}");
+        let powerset = powerset.replace(",critical-section", "");
         let single_core = "--cfg portable_atomic_unsafe_assume_single_core";
-        run(hack(powerset.clone()).env("CARGO_TARGET_THUMBV6M_NONE_EABI_RUSTFLAGS", single_core))?;
-        run(hack(format!("{powerset} --features=critical-section")))?;
+        run(hack(&powerset).env("CARGO_TARGET_THUMBV6M_NONE_EABI_RUSTFLAGS", single_core))?;
+        run(hack(&powerset).arg("--features=critical-section"))?;
     } else {
-        run(hack(format!(
-            "--feature-powerset --include-features={base}"
-        )))?;
+        run(hack(&powerset))?;
     }
     let each = "--each-feature --exclude-no-default-features --include-features";
-    run(hack(format!("{each}={integrations}")))?;
-    let all = format!("--features={base},{integrations}");
-    run(cargo(sh, "build -p oid-core --lib --no-default-features --target").args([target, &all]))
+    run(hack(&format!("{each}={integrations}")))?;
+    run(hack("--no-default-features --features").arg(format!("{base},{integrations}")))
 }
 
-/// The no_std crates' extra targets, each with the features every build there needs: thumbv6m
-/// has no compare-and-swap, so it gets portable-atomic with critical-section, as a Cortex-M0
-/// user would build it.
-const NO_STD: &[(&str, &str, &str)] = &[
-    ("oid-core", "thumbv7em-none-eabihf", ""),
-    (
-        "oid-core",
-        "thumbv6m-none-eabi",
-        "portable-atomic,critical-section",
-    ),
-    ("oid-embedded", "thumbv7em-none-eabihf", ""),
-    ("oid-embedded", "thumbv6m-none-eabi", "critical-section"),
+/// The no_std crates' extra targets, each with the features every build there needs (cargo
+/// arguments): thumbv6m has no compare-and-swap, so it gets portable-atomic with
+/// critical-section, as a Cortex-M0 user would build it.
+#[rustfmt::skip]
+const NO_STD: &[(&str, &str)] = &[
+    ("oid-core", "--target=thumbv7em-none-eabihf"),
+    ("oid-core", "--target=thumbv6m-none-eabi --features=portable-atomic,critical-section"),
+    ("oid-embedded", "--target=thumbv7em-none-eabihf"),
+    ("oid-embedded", "--target=thumbv6m-none-eabi --features=critical-section"),
 ];
 
-/// The cargo-hack arguments of one build besides [`crate::verify::hack_check`]'s: `krate` on
-/// `target` (empty: the host) with `features` forced on every run, the declared toolchain, and
-/// the integrations among its `declared` features left out.
-fn hack_args(target: &str, features: &str, declared: &[String], integrations: &[String]) -> String {
-    let excluded: Vec<&str> = declared
-        .iter()
-        .filter(|f| integrations.contains(f))
-        .map(String::as_str)
-        .collect();
-    let mut args = "--rust-version".to_owned();
-    for (flag, value) in [
-        ("--exclude-features=", excluded.join(",")),
-        ("--target=", target.to_owned()),
-        ("--features=", features.to_owned()),
-    ] {
-        if !value.is_empty() {
-            args += &format!(" {flag}{value}");
-        }
-    }
-    args
+/// `cargo hack check` of `krate` (its library, or oid-cli's binary: what a user builds) with
+/// each feature alone (and none, and the defaults) on its declared toolchain, with `args` (see
+/// [`NO_STD`]), and oid-core's integrations among its features left out (each follows the MSRV
+/// of the crate it integrates).
+fn msrv_check<'a>(sh: &'a Shell, krate: &str, args: &str) -> Result<Cmd<'a>> {
+    let manifest = std::fs::read_to_string(project_root().join(krate).join("Cargo.toml"))?;
+    let (mut excluded, integrations) = (declared_features(&manifest), integrations()?);
+    excluded.retain(|f| integrations.contains(f));
+    let excluded = excluded.join(",");
+    let hack = format!("hack check -p {krate} --each-feature --rust-version {args}");
+    let skip = (!excluded.is_empty()).then(|| format!("--exclude-features={excluded}"));
+    Ok(cargo(sh, &hack).args(skip))
 }
 
-/// Installs the MSRV toolchain and cargo-hack if missing, then runs every build in
-/// `target/msrv`; reports every failure, not just the first.
+/// Installs the MSRV toolchain and cargo-hack if missing, then checks every published crate on
+/// the host and the [`NO_STD`] builds, in `target/msrv`; reports every failure, not just the
+/// first.
 pub(crate) fn msrv(sh: &Shell) -> Result {
     crate::provision::install(sh, crate::provision::Kit::Msrv)?;
     let version = crate::util::rust_version()?;
     let _tools = cargo_tools(sh)?;
     let _target = sh.push_env("CARGO_TARGET_DIR", cargo_target_dir().join("msrv"));
-    let integrations = integrations()?;
-    let builds: Vec<_> = PUBLISHED
-        .iter()
-        .map(|k| (*k, "", ""))
-        .chain(NO_STD.iter().copied())
-        .collect();
+    let host = PUBLISHED.iter().map(|krate| (*krate, ""));
     let mut failures = Vec::new();
-    for &(krate, target, features) in &builds {
-        let manifest = std::fs::read_to_string(project_root().join(krate).join("Cargo.toml"))?;
-        let args = hack_args(
-            target,
-            features,
-            &declared_features(&manifest),
-            &integrations,
-        );
-        let label = format!(
-            "{krate} on {}",
-            if target.is_empty() {
-                "the host"
-            } else {
-                target
-            }
-        );
-        eprintln!("msrv: Rust {version}: {label}");
-        if crate::verify::hack_check(sh, krate, &args).run().is_err() {
-            failures.push(label);
+    for (krate, args) in host.chain(NO_STD.iter().copied()) {
+        let build = format!("{krate} {args}").trim_end().to_owned();
+        eprintln!("msrv: Rust {version}: {build}");
+        if msrv_check(sh, krate, args)?.run().is_err() {
+            failures.push(build);
         }
     }
-    if !failures.is_empty() {
-        return Err(format!("Rust {version} fails on: {}", failures.join("; ")).into());
-    }
-    eprintln!(
-        "msrv: {} crate/target builds passed with Rust {version}",
-        builds.len()
-    );
-    Ok(())
+    all_passed(&failures).map_err(|e| format!("Rust {version} fails on: {e}").into())
 }
 
 #[cfg(test)]
@@ -213,28 +168,30 @@ mod tests {
 
     #[test]
     fn integrations_are_left_out_and_thumbv6m_gets_its_atomics() {
-        let declared = ["serde", "arbitrary", "sqlx-sqlite"].map(str::to_owned);
-        let integrations = ["arbitrary", "sqlx-sqlite", "rkyv"].map(str::to_owned);
-        let args = hack_args(
-            "thumbv6m-none-eabi",
-            "portable-atomic,critical-section",
-            &declared,
-            &integrations,
-        );
+        let sh = Shell::new().unwrap();
+        let (krate, args) = NO_STD[1];
+        let core = msrv_check(&sh, krate, args).unwrap().to_string();
+        let (start, excluded) = core.split_once(" --exclude-features=").unwrap();
         assert_eq!(
-            args,
-            "--rust-version --exclude-features=arbitrary,sqlx-sqlite --target=thumbv6m-none-eabi \
+            start,
+            "cargo hack check -p oid-core --each-feature --rust-version --target=thumbv6m-none-eabi \
              --features=portable-atomic,critical-section"
         );
-        assert_eq!(hack_args("", "", &[], &integrations), "--rust-version");
-        let sh = Shell::new().unwrap();
-        let cli = crate::verify::hack_check(&sh, "oid-cli", &args).to_string();
+        let excluded: Vec<&str> = excluded.split(',').collect();
+        for f in ["arbitrary", "sqlx-sqlite", "rkyv"] {
+            assert!(excluded.contains(&f), "{excluded:?}");
+        }
         assert!(
-            cli.starts_with(
-                "cargo hack check -p oid-cli --bins --each-feature --rust-version --exclude"
-            ),
-            "{cli}"
+            !excluded
+                .iter()
+                .any(|f| ["serde", "critical-section", "pasted"].contains(f))
         );
+        // A crate without integrations gets no exclusion; oid-cli is checked too.
+        for krate in ["oid-embedded", "oid-cli"] {
+            let check = msrv_check(&sh, krate, "").unwrap().to_string();
+            let want = format!("cargo hack check -p {krate} --each-feature --rust-version");
+            assert_eq!(check, want);
+        }
     }
 
     #[test]

@@ -24,10 +24,8 @@ pub(crate) const PUBLISHED: &[&str] = &[
 pub(crate) fn driver_step(sh: &Shell) -> Result {
     let manifest = project_root().join("oid-bson/driver-example/Cargo.toml");
     let check = cargo(sh, "check --locked --manifest-path").arg(manifest);
-    run(check.env(
-        "CARGO_TARGET_DIR",
-        cargo_target_dir().join("driver-example"),
-    ))
+    let target = cargo_target_dir().join("driver-example");
+    run(check.arg("--target-dir").arg(target))
 }
 
 /// Packages every publishable crate and builds each from its `.crate` (sibling crates resolve
@@ -37,8 +35,14 @@ pub(crate) fn package_step(sh: &Shell) -> Result {
     let home = std::env::var_os("CARGO_HOME").map(PathBuf::from);
     let home = home.or_else(|| Some(Path::new(&std::env::var_os("HOME")?).join(".cargo")));
     let version = crate::util::toml_str("Cargo.toml", "workspace.package.version")?;
-    remove_unpacked_in(&home.ok_or("neither CARGO_HOME nor HOME is set")?, &version)?;
-    remove_builds_in(&cargo_target_dir().join("debug"))?;
+    let home = home.ok_or("neither CARGO_HOME nor HOME is set")?;
+    remove_unpacked_in(sh, &home, &version)?;
+    // Cargo takes a registry crate's version as immutable: a copy unpacked again with newer code
+    // but the same version would otherwise be linked as an earlier dry run compiled it (seen: a
+    // second run failed on a method that had been private in the first). `clean -p` removes the
+    // builds of our crates only (those of the workspace and of the packages; not those of
+    // `oid-bson-tests` and the like): they build in seconds.
+    run(cargo(sh, "clean").args(PUBLISHED.iter().flat_map(|krate| ["-p", krate])))?;
     run(cargo(
         sh,
         "publish --workspace --dry-run --allow-dirty --locked",
@@ -68,33 +72,8 @@ pub(crate) fn deny_step(sh: &Shell) -> Result {
     let deny = cargo(
         sh,
         "deny --config deny.toml --locked --all-features --manifest-path",
-    )
-    .arg(manifest);
-    run(deny.args(["check", "licenses", "sources"]))
-}
-
-/// Forgets the builds of our crates in the `debug` folder `dir` (their fingerprints), so the dry
-/// run builds the packaged copies again. Cargo takes a registry crate's version as immutable: a
-/// copy unpacked again with newer code but the same version would otherwise be linked as an
-/// earlier dry run compiled it (seen: a second run failed on a method that had been private in
-/// the first). Our crates build in seconds; nothing else is touched.
-fn remove_builds_in(dir: &Path) -> Result {
-    for entry in std::fs::read_dir(dir.join(".fingerprint"))
-        .into_iter()
-        .flatten()
-        .flatten()
-    {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let hash = |krate: &&str| name.strip_prefix(krate)?.strip_prefix('-');
-        if PUBLISHED
-            .iter()
-            .filter_map(hash)
-            .any(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
-        {
-            std::fs::remove_dir_all(entry.path())?;
-        }
-    }
-    Ok(())
+    );
+    run(deny.arg(manifest).args(["check", "licenses", "sources"]))
 }
 
 /// Removes the sources of our crates (at `version`) that an earlier dry run unpacked from its
@@ -102,7 +81,7 @@ fn remove_builds_in(dir: &Path) -> Result {
 /// unpack a version again when its folder exists, so without this the next dry run builds each
 /// crate against the siblings' sources as they were then (same version, older code) and fails
 /// or, worse, passes on stale code. crates.io's folders (`index.crates.io-...`) are not touched.
-fn remove_unpacked_in(home: &Path, version: &str) -> Result {
+fn remove_unpacked_in(sh: &Shell, home: &Path, version: &str) -> Result {
     let registries = std::fs::read_dir(home.join("registry/src"))
         .into_iter()
         .flatten()
@@ -115,7 +94,7 @@ fn remove_unpacked_in(home: &Path, version: &str) -> Result {
                     "package: removing {} (an earlier dry run's sources)",
                     dir.display()
                 );
-                std::fs::remove_dir_all(&dir)?;
+                sh.remove_path(&dir)?;
             }
         }
     }
@@ -146,30 +125,6 @@ mod tests {
     }
 
     #[test]
-    fn only_our_crates_builds_are_forgotten() {
-        let dir = crate::util::cargo_target_dir().join("xtask-test-builds");
-        let _ = std::fs::remove_dir_all(&dir);
-        let names = [
-            "oid-core-0123abcd",
-            "oid-cli-89ef",
-            "oid-core-extra-0123",
-            "serde-0123abcd",
-            "oid-embedded-firmware-0a",
-        ];
-        for name in names {
-            std::fs::create_dir_all(dir.join(".fingerprint").join(name)).unwrap();
-        }
-        remove_builds_in(&dir).unwrap();
-        let left = |name: &str| dir.join(".fingerprint").join(name).is_dir();
-        assert!(!left("oid-core-0123abcd"));
-        assert!(!left("oid-cli-89ef"));
-        assert!(left("oid-core-extra-0123"));
-        assert!(left("serde-0123abcd"));
-        assert!(left("oid-embedded-firmware-0a"));
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
     fn only_our_crates_from_local_registries_are_removed() {
         let home = crate::util::cargo_target_dir().join("xtask-test-cargo-home");
         let _ = std::fs::remove_dir_all(&home);
@@ -183,11 +138,11 @@ mod tests {
         for d in dirs {
             std::fs::create_dir_all(src.join(d).join("src")).unwrap();
         }
-        remove_unpacked_in(&home, "0.1.0").unwrap();
+        remove_unpacked_in(&Shell::new().unwrap(), &home, "0.1.0").unwrap();
         let left: Vec<bool> = dirs.iter().map(|d| src.join(d).exists()).collect();
         assert_eq!(left, [false, true, true, true]);
         std::fs::remove_dir_all(&home).unwrap();
         // A cargo home without registries is fine.
-        remove_unpacked_in(&home, "0.1.0").unwrap();
+        remove_unpacked_in(&Shell::new().unwrap(), &home, "0.1.0").unwrap();
     }
 }

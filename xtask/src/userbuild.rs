@@ -21,8 +21,6 @@
 //! (`build.build-dir`) is the workspace's: the dependencies the update did not move are not built
 //! again. `loom-consumer`'s `RUSTFLAGS` would rebuild all of them: it has a folder of its own.
 
-use std::path::PathBuf;
-
 use xshell::{PushDir, PushEnv, Shell, cmd};
 
 use crate::release::PUBLISHED;
@@ -57,40 +55,32 @@ pub(crate) fn newest_step(sh: &Shell) -> Result {
 /// `-Z direct-minimal-versions`, nightly installed if missing), checked with all features.
 pub(crate) fn minimal_step(sh: &Shell) -> Result {
     crate::provision::install(sh, crate::provision::Kit::Nightly)?;
-    let (copy, _dir, _env) = scratch_copy(sh, "minimal")?;
+    let _copy = scratch_copy(sh, "minimal")?;
     // Only the published crates ([`PUBLISHED`]; oid-audit, a path dependency of oid-cli, is a
     // member either way), without dev-dependencies: the test crates and dev-dependencies have
     // minimums of their own that no user resolves (and that conflict with the libraries':
     // bson-tests needs bson 2.15, oid-bson declares 2.3).
-    for manifest in PUBLISHED
-        .iter()
-        .map(|k| copy.join(k))
-        .chain([copy.clone()])
-        .map(|d| d.join("Cargo.toml"))
-    {
-        std::fs::write(
-            &manifest,
-            published_only(&std::fs::read_to_string(&manifest)?)?,
-        )?;
+    for dir in PUBLISHED.iter().chain(&["."]) {
+        let manifest = format!("{dir}/Cargo.toml");
+        sh.write_file(&manifest, published_only(&sh.read_file(&manifest)?)?)?;
     }
     // Nightly only resolves (`-Z direct-minimal-versions`); the check runs on the pinned toolchain
     // with the all-features clippy step's settings (`RUSTC_BOOTSTRAP=1`, which nightly had too).
     run(cargo(sh, "+nightly update -Z direct-minimal-versions"))?;
     // The indirect dependencies are at their newest; a crate whose companions follow it with a
     // caret requirement gets them at its own version, as its users' locks have them (async-graphql
-    // 7.0.0 does not build with async-graphql-derive 7.2).
-    let lock = std::fs::read_to_string(copy.join("Cargo.lock"))?;
+    // 7.0.0 does not build with async-graphql-derive 7.2). `cargo pkgid` ends in `@<version>`.
     for (leader, companions) in LOCKSTEP {
-        let version = locked_version(&lock, leader)
-            .ok_or(format!("{leader} is not in the minimal lock file"))?;
+        let id = cmd!(sh, "cargo +nightly pkgid {leader}").read()?;
+        let (_, version) = id
+            .rsplit_once('@')
+            .ok_or(format!("cargo pkgid {leader}: no version in {id:?}"))?;
         for c in *companions {
             run(cmd!(sh, "cargo +nightly update -p {c} --precise {version}"))?;
         }
     }
-    run(
-        cargo(sh, "check --workspace --all-features --locked --keep-going")
-            .env("RUSTC_BOOTSTRAP", "1"),
-    )
+    let check = cargo(sh, "check --workspace --all-features --locked --keep-going");
+    run(check.env("RUSTC_BOOTSTRAP", "1"))
 }
 
 /// `integrations/loom-consumer` built and run with `RUSTFLAGS="--cfg loom"`, in
@@ -110,12 +100,10 @@ pub(crate) fn loom_consumer_step(sh: &Shell) -> Result {
 /// `newest` took 1,001 s with a folder of its own; `minimal` checked with nightly in a folder of
 /// its own: 462 s cold). The final artifacts (the `oid` binary, …) go to
 /// `target/userbuild/<name>-target`, so the workspace's `target/debug/oid` stays its own build.
-fn scratch_copy<'a>(sh: &'a Shell, name: &str) -> Result<(PathBuf, PushDir<'a>, [PushEnv<'a>; 2])> {
+fn scratch_copy<'a>(sh: &'a Shell, name: &str) -> Result<(PushDir<'a>, [PushEnv<'a>; 2])> {
     let (base, files) = (cargo_target_dir().join("userbuild"), repo_files()?);
     let dir = base.join(name);
-    if dir.exists() {
-        std::fs::remove_dir_all(&dir)?;
-    }
+    sh.remove_path(&dir)?;
     for file in &files {
         std::fs::create_dir_all(dir.join(file).parent().unwrap_or(&dir))?;
         std::fs::copy(project_root().join(file), dir.join(file))?;
@@ -127,39 +115,23 @@ fn scratch_copy<'a>(sh: &'a Shell, name: &str) -> Result<(PathBuf, PushDir<'a>, 
     );
     let build = sh.push_env("CARGO_BUILD_BUILD_DIR", cargo_target_dir());
     let target = sh.push_env("CARGO_TARGET_DIR", base.join(format!("{name}-target")));
-    Ok((dir.clone(), sh.push_dir(dir), [build, target]))
-}
-
-/// The version of the one package named `name` in a `Cargo.lock`.
-fn locked_version(lock: &str, name: &str) -> Option<String> {
-    let lock: toml::Table = lock.parse().ok()?;
-    let packages = lock.get("package")?.as_array()?;
-    let package = packages
-        .iter()
-        .find(|p| p.get("name").and_then(toml::Value::as_str) == Some(name))?;
-    Some(package.get("version")?.as_str()?.to_owned())
+    Ok((sh.push_dir(dir), [build, target]))
 }
 
 /// A manifest without its `[dev-dependencies]` tables (plain and `[target.'…'.dev-dependencies]`),
 /// and, in the root's `[workspace]`, `members` and `default-members` set to the published crates.
 fn published_only(manifest: &str) -> Result<String> {
     let mut manifest: toml::Table = manifest.parse()?;
-    let published = toml::Value::from(PUBLISHED.to_vec());
-    if let Some(workspace) = manifest
-        .get_mut("workspace")
-        .and_then(toml::Value::as_table_mut)
-    {
-        workspace.insert("members".to_owned(), published.clone());
-        workspace.insert("default-members".to_owned(), published);
+    if let Some(toml::Value::Table(workspace)) = manifest.get_mut("workspace") {
+        for key in ["members", "default-members"] {
+            workspace.insert(key.to_owned(), PUBLISHED.to_vec().into());
+        }
     }
     manifest.remove("dev-dependencies");
-    let targets = manifest
-        .get_mut("target")
-        .and_then(toml::Value::as_table_mut)
-        .into_iter()
-        .flatten();
-    for (_, target) in targets {
-        target.as_table_mut().map(|t| t.remove("dev-dependencies"));
+    if let Some(toml::Value::Table(targets)) = manifest.get_mut("target") {
+        for target in targets.iter_mut().filter_map(|(_, t)| t.as_table_mut()) {
+            target.remove("dev-dependencies");
+        }
     }
     Ok(toml::to_string(&manifest)?)
 }
@@ -167,20 +139,6 @@ fn published_only(manifest: &str) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn locked_version_reads_the_named_package_only() {
-        let lock = "[[package]]\nname = \"async-graphql-derive\"\nversion = \"7.2.1\"\n\n[[package]]\nname = \"async-graphql\"\nversion = \"7.0.0\"\nsource = \"registry\"\n";
-        assert_eq!(
-            locked_version(lock, "async-graphql").as_deref(),
-            Some("7.0.0")
-        );
-        assert_eq!(
-            locked_version(lock, "async-graphql-derive").as_deref(),
-            Some("7.2.1")
-        );
-        assert_eq!(locked_version(lock, "async"), None);
-    }
 
     #[test]
     fn the_minimal_workspace_has_only_the_published_crates_without_dev_dependencies() {

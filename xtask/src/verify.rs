@@ -2,8 +2,6 @@
 //! fuzzing, Miri, stress, the feature matrix and the `oid!` compile-fail tests. Each is a command
 //! of its own and a step of `cargo xtask ci`.
 
-use std::time::Instant;
-
 use xshell::{Shell, cmd};
 
 use crate::nostd::CORE_FEATURES;
@@ -34,9 +32,8 @@ const MIRI_SKIP: &[&str] = &[
 /// `cargo xtask fuzz [SECS]`.
 pub(crate) fn fuzz(secs: u64) -> Result {
     let mut r = Runner::default();
-    r.step(&format!("verify: fuzz (4 targets x {secs} s)"), |sh| {
-        fuzz_step(sh, secs)
-    });
+    let name = format!("verify: fuzz (4 targets x {secs} s)");
+    r.step(&name, |sh| fuzz_step(sh, secs));
     r.finish()
 }
 
@@ -44,10 +41,8 @@ pub(crate) fn fuzz(secs: u64) -> Result {
 /// trybuild builds oid-core again with the features of the run, so it runs here alone, without
 /// optional features (the macro uses none).
 pub(crate) fn ui_step(sh: &Shell) -> Result {
-    run(cargo(
-        sh,
-        "test -p oid-core --no-default-features --test ui -- --ignored",
-    ))
+    let ui = "test -p oid-core --no-default-features --test ui -- --ignored";
+    run(cargo(sh, ui))
 }
 
 /// oid-core's generator under the loom model checker (the `#[cfg(all(test, loom))]` models in
@@ -56,12 +51,11 @@ pub(crate) fn ui_step(sh: &Shell) -> Result {
 /// LTO and single codegen unit (they are for the benchmarks): the test crate built in 7.3 s
 /// instead of 34.8 s, and the 14 models ran in 196 s instead of 202 s (a shared 2-core machine).
 pub(crate) fn loom_step(sh: &Shell) -> Result {
-    let test = cargo(sh, "test -p oid-core --lib --release generator::loom_tests")
-        .env("RUSTFLAGS", "--cfg loom");
-    let test = test
-        .env("CARGO_PROFILE_RELEASE_LTO", "false")
-        .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16");
-    run(test.env("CARGO_TARGET_DIR", cargo_target_dir().join("loom")))
+    let release =
+        "--release --config profile.release.lto=false --config profile.release.codegen-units=16";
+    let test = format!("test -p oid-core --lib {release} generator::loom_tests --target-dir");
+    let test = cargo(sh, &test).arg(cargo_target_dir().join("loom"));
+    run(test.env("RUSTFLAGS", "--cfg loom"))
 }
 
 /// Ids from `oid new 10000` and `oid_std::new()` and the 10,000-string corpus, through our
@@ -72,49 +66,33 @@ pub(crate) fn diff_step(sh: &Shell) -> Result {
     provision::install(sh, provision::Kit::Peers)?;
     // The test step's flags: its build of both binaries is reused (`-p` alone resolves other
     // features for oid-core and the rest, and rebuilt them).
-    run(cargo(
-        sh,
-        "build --workspace --all-features --bin oid --bin oid-verify",
-    ))?;
-    let (bin, out) = (
-        cargo_target_dir().join("debug"),
-        cargo_target_dir().join("verify"),
-    );
-    sh.create_dir(&out)?;
-    let (oid, verify, python) = (
-        bin.join("oid"),
-        bin.join("oid-verify"),
-        provision::venv_python(),
-    );
-    // Each peer's answers, written to `out/<file>` for `oid-verify`.
-    let save = |file: &str, who: &str, c: xshell::Cmd<'_>| -> Result<String> {
-        let answers = c.read().map_err(|e| format!("{who}: {e}"))?;
-        sh.write_file(out.join(file), answers + "\n")?;
-        Ok(format!("{who}={}", out.join(file).display()))
+    let build = "build --workspace --all-features --bin oid --bin oid-verify";
+    run(cargo(sh, build))?;
+    let out = sh.create_dir(cargo_target_dir().join("verify"))?;
+    let bin = cargo_target_dir().join("debug");
+    let (oid, verify) = (bin.join("oid"), bin.join("oid-verify"));
+    let python = provision::venv_python();
+    // Each peer's answers, written to `out/<file>` for `oid-verify` (`--peer NAME=FILE`); a
+    // failed peer's error names its command.
+    let save = |peer: &str, file: &str, c: xshell::Cmd<'_>| -> Result<String> {
+        sh.write_file(out.join(file), c.read()? + "\n")?;
+        Ok(format!("{peer}={}", out.join(file).display()))
     };
     let (cli_ids, cases) = (out.join("cli-ids.txt"), out.join("cases.tsv"));
-    save("cli-ids.txt", "oid", cmd!(sh, "{oid} new 10000"))?;
+    save("oid", "cli-ids.txt", cmd!(sh, "{oid} new 10000"))?;
     run(cmd!(sh, "{verify} cases --cli-ids {cli_ids} --out {cases}"))?;
-    let pymongo = save(
-        "pymongo.txt",
-        "pymongo",
-        cmd!(sh, "{python} verify/python/peer.py {cases}"),
-    )?;
-    let js_bson = save(
-        "js-bson.txt",
-        "js-bson",
-        cmd!(sh, "node verify/js/peer.mjs {cases}"),
-    )?;
-    run(cmd!(
-        sh,
-        "{verify} compare --cases {cases} --peer {pymongo} --peer {js_bson}"
-    ))?;
+    let pymongo = cmd!(sh, "{python} verify/python/peer.py {cases}");
+    let pymongo = save("pymongo", "pymongo.txt", pymongo)?;
+    let js_bson = cmd!(sh, "node verify/js/peer.mjs {cases}");
+    let js_bson = save("js-bson", "js-bson.txt", js_bson)?;
+    let compare = cmd!(sh, "{verify} compare --cases {cases}");
+    run(compare.args(["--peer", &pymongo, "--peer", &js_bson]))?;
     // Documents written by oid_bson::ObjectId (bson 3 and bson 2): pymongo must read every id
     // as its `bson.ObjectId`, with the same hex, at the same path.
     let docs = out.join("bson-docs.tsv");
     run(cmd!(sh, "{verify} bson-docs --out {docs}"))?;
     let read = cmd!(sh, "{python} verify/python/peer.py --bson-docs {docs}");
-    let pymongo = save("pymongo-bson.txt", "pymongo", read)?;
+    let pymongo = save("pymongo", "pymongo-bson.txt", read)?;
     run(cmd!(
         sh,
         "{verify} compare-bson --docs {docs} --peer {pymongo}"
@@ -123,6 +101,8 @@ pub(crate) fn diff_step(sh: &Shell) -> Result {
 
 /// Builds every fuzz target once, then runs each for `secs` seconds from its committed seeds
 /// (`fuzz/corpus/<target>`, read only) plus a working corpus kept in the target directory.
+/// libFuzzer's log, quiet (`-verbosity=0`: no line per new input), shows each run's statistics
+/// and, on a failure, the panic, the input and where it is saved.
 pub(crate) fn fuzz_step(sh: &Shell, secs: u64) -> Result {
     provision::install(sh, provision::Kit::Nightly)?;
     let _tools = provision::cargo_tools(sh)?;
@@ -132,42 +112,19 @@ pub(crate) fn fuzz_step(sh: &Shell, secs: u64) -> Result {
     // assertions and overflow checks on; 16 codegen units (cargo-fuzz's default is 1: about
     // 20% longer to build here, for a similar number of executions in a short run).
     let fuzz = |sub: &str| {
-        let fuzz = cargo(
-            sh,
-            &format!("+nightly fuzz {sub} -s none -a --codegen-units 16 --target-dir"),
-        );
-        fuzz.arg(target.join("fuzz"))
+        let args = format!("+nightly fuzz {sub} -s none -a --codegen-units 16 --target-dir");
+        cargo(sh, &args).arg(target.join("fuzz"))
     };
     run(fuzz("build"))?;
+    let libfuzzer = format!(
+        "-max_total_time={secs} -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -verbosity=0"
+    );
     let mut failures = Vec::new();
     for t in FUZZ_TARGETS {
-        let (work, seeds) = (
-            target.join("fuzz-corpus").join(t),
-            project_root().join("fuzz/corpus").join(t),
-        );
-        sh.create_dir(&work)?;
-        let start = Instant::now();
-        let libfuzzer =
-            format!("-max_total_time={secs} -timeout=10 -rss_limit_mb=2048 -print_final_stats=1");
-        let fuzz = fuzz("run")
-            .arg(t)
-            .args([&work, &seeds])
-            .arg("--")
-            .args(libfuzzer.split(' '));
-        let out = fuzz.ignore_status().output()?;
-        let log = String::from_utf8_lossy(&out.stderr);
-        let runs = log
-            .lines()
-            .find_map(|l| l.strip_prefix("stat::number_of_executed_units:"));
-        let corpus = std::fs::read_dir(&work).map_or(0, Iterator::count);
-        let (runs, secs) = (runs.map_or("?", str::trim), start.elapsed().as_secs_f64());
-        let ok = if out.status.success() { "ok" } else { "FAILED" };
-        eprintln!(
-            "fuzz {t}: {runs} executions in {secs:.0} s, working corpus {corpus} inputs, {ok}"
-        );
-        if !out.status.success() {
-            // The end of libFuzzer's report: the panic, the input, how to reproduce it.
-            crate::util::print_tail(&log, 40);
+        let work = sh.create_dir(target.join("fuzz-corpus").join(t))?;
+        let seeds = project_root().join("fuzz/corpus").join(t);
+        let fuzz = fuzz("run").arg(t).args([&work, &seeds]).arg("--");
+        if fuzz.args(libfuzzer.split(' ')).run().is_err() {
             failures.push(format!(
                 "fuzz target {t} failed; its crashing input is in fuzz/artifacts/{t}/"
             ));
@@ -185,9 +142,7 @@ pub(crate) fn miri_step(sh: &Shell) -> Result {
     // proptest writes failure files, which needs the working directory: no isolation.
     let miri = "+nightly miri test -p oid-core --features serde,portable-atomic,pasted --lib --";
     let miri = cargo(sh, miri);
-    run(miri
-        .args(skip.collect::<Vec<_>>())
-        .env("MIRIFLAGS", "-Zmiri-disable-isolation"))
+    run(miri.args(skip).env("MIRIFLAGS", "-Zmiri-disable-isolation"))
 }
 
 /// The stress checks, optimized (the `ci` profile of the other optimized steps), each in a
@@ -204,24 +159,17 @@ pub(crate) fn stress_step(sh: &Shell) -> Result {
     all_passed(&failures.collect::<Vec<_>>())
 }
 
-/// The features of a crate that only forward to oid-core's feature of the same name and that
-/// its own code never tests (`feature = "..."`): oid-core's own run covers them.
-fn forwarded_only(
-    krate: &str,
-    declared: &[String],
-    code: &str,
-    integrations: &[String],
-) -> Vec<String> {
+/// The features of a crate that only forward to oid-core's feature of the same name (`core`:
+/// oid-core's integrations) and that its own code never tests (`feature = "..."`): oid-core's
+/// own run covers them.
+fn forwarded_only(krate: &str, declared: &[String], code: &str, core: &[String]) -> Vec<String> {
     let tested = |f: &String| krate == "oid-core" || code.contains(&format!("feature = \"{f}\""));
-    declared
-        .iter()
-        .filter(|f| integrations.contains(f) && !tested(f))
-        .cloned()
-        .collect()
+    let forwarded = declared.iter().filter(|f| core.contains(f));
+    forwarded.filter(|f| !tested(f)).cloned().collect()
 }
 
-/// The feature matrix through cargo-hack, type-checked (the library, or oid-cli's binary: what
-/// a user builds; the tests themselves are built and run in the all-features and
+/// The feature matrix through cargo-hack, type-checked (what a user builds: the library, or
+/// oid-cli's binary; the tests themselves are built and run in the all-features and
 /// no-default-features test steps): each published crate alone with no feature, its defaults,
 /// and each feature alone; then oid-core in every combination of its base features.
 pub(crate) fn features_step(sh: &Shell) -> Result {
@@ -231,52 +179,27 @@ pub(crate) fn features_step(sh: &Shell) -> Result {
     for krate in PUBLISHED {
         let dir = project_root().join(krate);
         let declared = declared_features(&std::fs::read_to_string(dir.join("Cargo.toml"))?);
-        let sources: String = files_under(&dir.join("src"), "rs")
+        let code: String = files_under(&dir.join("src"), "rs")
             .iter()
             .flat_map(std::fs::read_to_string)
             .collect();
-        let skip = forwarded_only(krate, &declared, &sources, &integrations);
+        let skip = forwarded_only(krate, &declared, &code, &integrations).join(",");
         eprintln!(
-            "features: {krate}, each feature alone (forwarded only, left to oid-core: {skip:?})"
+            "features: {krate}, each feature alone; forwarded only, left to oid-core: [{skip}]"
         );
-        let skip = if skip.is_empty() {
-            String::new()
-        } else {
-            format!("--exclude-features={}", skip.join(","))
-        };
-        if hack_check(sh, krate, &format!("--exclude-all-features {skip}"))
-            .run()
-            .is_err()
-        {
+        let skip = (!skip.is_empty()).then(|| format!("--exclude-features={skip}"));
+        let hack = format!("hack check -p {krate} --each-feature --exclude-all-features");
+        if cargo(sh, &hack).args(skip).run().is_err() {
             failures.push(format!("{krate}: each feature"));
         }
     }
     let base = CORE_FEATURES.join(",");
-    if cargo(
-        sh,
-        "hack check -p oid-core --lib --feature-powerset --include-features",
-    )
-    .arg(base)
-    .run()
-    .is_err()
-    {
+    let powerset =
+        format!("hack check -p oid-core --lib --feature-powerset --include-features={base}");
+    if cargo(sh, &powerset).run().is_err() {
         failures.push("oid-core: base feature powerset".to_owned());
     }
     all_passed(&failures)
-}
-
-/// `cargo hack check` of `krate`'s library (oid-cli: its binary, what a user builds) with each
-/// feature alone (and none, and the defaults), and `args`.
-pub(crate) fn hack_check<'a>(sh: &'a Shell, krate: &str, args: &str) -> xshell::Cmd<'a> {
-    let kind = if krate == "oid-cli" {
-        "--bins"
-    } else {
-        "--lib"
-    };
-    cargo(
-        sh,
-        &format!("hack check -p {krate} {kind} --each-feature {args}"),
-    )
 }
 
 #[cfg(test)]
