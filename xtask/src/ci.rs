@@ -1,9 +1,9 @@
 //! `cargo xtask ci`: the list of CI steps. The steps themselves live in the module of their
 //! command; a failed step does not stop the others, and the summary lists them all with times.
 
-use xshell::{Shell, cmd};
+use xshell::Shell;
 
-use crate::util::{Result, Runner, cargo, run};
+use crate::util::{Result, Runner, cargo, ensure_targets, run};
 use crate::{docsrs, postgres, provision, readme_deps, release, userbuild, verify, web};
 
 /// The rough length of the whole run on a fresh 2-core machine with the build cache empty
@@ -40,7 +40,7 @@ pub(crate) const QUICK_CHECK: &str = "test (the README's quick check: cargo test
 pub(crate) fn toolchain_targets(sh: &Shell) -> Result {
     let targets = crate::util::toml_value("rust-toolchain.toml", "toolchain.targets")?;
     let targets: Vec<String> = targets.try_into()?;
-    Ok(cmd!(sh, "rustup target add {targets...}").quiet().run()?)
+    ensure_targets(sh, &targets)
 }
 
 /// Every CI step, in order (a table: one step a line). `r.cmd(name)` makes a step also the

@@ -204,7 +204,9 @@ fn run_qemu(sh: &Shell, m: &Machine, elf: &Path, code: i32) -> Result<String> {
     c.arg(RUN_TIMEOUT).arg(qemu.get_program());
     // The environment `unpacked` set for QEMU (its libraries), passed through `timeout`.
     for (key, value) in qemu.get_envs() {
-        c.env(key, value.unwrap_or_default());
+        if let Some(value) = value {
+            c.env(key, value);
+        }
     }
     let fixed = "-nographic -semihosting-config enable=on,target=native -kernel";
     c.args(m.args.split(' ').chain(fixed.split(' '))).arg(elf);

@@ -62,9 +62,11 @@ fn with_server(sh: &Shell, f: impl FnOnce() -> Result) -> Result {
     }
     let (data, log) = (dir.join("data"), dir.join("log"));
     let pg_ctl = |args: &[&str]| server("pg_ctl").arg("-D").arg(&data).args(args);
-    // A previous run that was killed may have left its server running.
-    let _ = pg_ctl(&["-m", "immediate", "stop"]).quiet().output();
-    sh.remove_path(&dir)?;
+    if dir.exists() {
+        // A previous run that was killed may have left its server running.
+        let _ = pg_ctl(&["-m", "immediate", "stop"]).quiet().output();
+        sh.remove_path(&dir)?;
+    }
     sh.create_dir(&dir)?;
     if as_root {
         run(cmd!(sh, "chown postgres {dir}"))?;

@@ -124,7 +124,7 @@ pub(crate) fn cargo_target_dir() -> PathBuf {
 
 /// Adds the rustup targets to the project's toolchain (`RUSTUP_AUTO_INSTALL=0` means a
 /// toolchain file alone installs nothing); offline and quick for the installed ones.
-pub(crate) fn ensure_targets(sh: &Shell, targets: &[&str]) -> Result {
+pub(crate) fn ensure_targets<T: AsRef<std::ffi::OsStr>>(sh: &Shell, targets: &[T]) -> Result {
     run(cmd!(sh, "rustup target add {targets...}").quiet())
 }
 

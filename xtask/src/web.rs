@@ -53,8 +53,9 @@ fn build(sh: &Shell) -> Result<PathBuf> {
     let hash = format!("'sha256-{}'", BASE64.encode(digest));
     let html = replace_once(&read("index.html")?, "__OID_SCRIPT_HASH__", &hash)?;
     let html = replace_once(&html, "__OID_SCRIPT__", &script)?;
-    let page = project_root().join("target/web").join(PAGE);
-    std::fs::create_dir_all(project_root().join("target/web"))?;
+    let out = project_root().join("target/web");
+    std::fs::create_dir_all(&out)?;
+    let page = out.join(PAGE);
     std::fs::write(&page, &html)?;
     let wasm_size = std::fs::metadata(&wasm)?.len() as usize;
     for (what, size, budget) in [

@@ -12,8 +12,7 @@ pub(crate) const T0: u32 = 1_779_000_000;
 
 /// The id of second `t`, random value `r` (its low 40 bits) and counter `c` (its low 24).
 pub(crate) fn id(t: u32, r: u64, c: u32) -> ObjectId {
-    let b = r.to_be_bytes();
-    ObjectId::from_parts(t, [b[3], b[4], b[5], b[6], b[7]], c & 0xff_ffff)
+    Gen::new(r, c).id(t)
 }
 
 /// A generator as drivers make them: one random value, a counter that rises by one and wraps.
